@@ -1,0 +1,1 @@
+//! informer-gen (placeholder until its issue lands).

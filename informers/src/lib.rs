@@ -1,0 +1,1 @@
+//! informers (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! listers (placeholder until its issue lands).

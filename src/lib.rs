@@ -1,0 +1,36 @@
+//! Runtime for typed, generated Kubernetes informers: the Rust counterpart of
+//! client-go's `tools/cache`, plus the HTTP client it lists and watches with.
+//!
+//! Data flows one way:
+//! [`ListerWatcher`](lister_watcher::ListerWatcher) → [`Reflector`](reflector::Reflector)
+//! → [delta queue](delta_fifo) → ([store](store), [handlers](handler)) → [listers](lister).
+#![deny(missing_docs)]
+
+pub mod client;
+pub mod delta_fifo;
+pub mod error;
+pub mod factory;
+pub mod handler;
+pub mod informer;
+pub mod list_options;
+pub mod lister;
+pub mod lister_watcher;
+pub mod object;
+pub mod reflector;
+pub mod selector;
+pub mod store;
+
+pub use client::Client;
+pub use error::Error;
+pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
+pub use handler::{Deleted, ResourceEventHandler, ResourceEventHandlerFuncs};
+pub use informer::SharedIndexInformer;
+pub use list_options::{ListOptions, TweakListOptions};
+pub use lister::{Lister, NamespaceLister};
+pub use lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchEvent, WatchStream};
+pub use object::{GroupVersionResource, Object};
+pub use selector::Selector;
+pub use store::{IndexFunc, Indexer, Indexers};
+
+/// Re-exported so generated crates and users name one k8s-openapi.
+pub use k8s_openapi;

@@ -1,0 +1,1 @@
+//! test-apiserver (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! e2e (placeholder until its issue lands).
