@@ -1,0 +1,1 @@
+//! Emitters: the model becomes tokens and then formatted Rust files.

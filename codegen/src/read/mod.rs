@@ -1,0 +1,1 @@
+//! Readers: each input format becomes [`crate::model::ResourceDef`]s.
