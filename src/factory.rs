@@ -55,7 +55,10 @@ pub struct SharedInformerFactoryCore {
 impl SharedInformerFactoryCore {
     /// A factory core.
     pub fn new(client: Client, options: FactoryOptions) -> Self {
-        Self { client, options: Arc::new(options) }
+        Self {
+            client,
+            options: Arc::new(options),
+        }
     }
 
     /// The client informers list and watch with.
@@ -119,7 +122,11 @@ pub struct FactoryBuilder<F> {
 impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
     /// A builder with default options.
     pub fn new(client: Client) -> Self {
-        Self { client, options: FactoryOptions::default(), _f: PhantomData }
+        Self {
+            client,
+            options: FactoryOptions::default(),
+            _f: PhantomData,
+        }
     }
 
     /// Watch only `namespace`.
@@ -150,7 +157,10 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
     }
 
     /// A metadata transform every informer applies before caching.
-    pub fn transform(mut self, transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static) -> Self {
+    pub fn transform(
+        mut self,
+        transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,
+    ) -> Self {
         self.options.transform = Some(Arc::new(transform));
         self
     }

@@ -48,7 +48,11 @@ pub struct ResourceEventHandlerFuncs<K> {
 
 impl<K> Default for ResourceEventHandlerFuncs<K> {
     fn default() -> Self {
-        Self { add: None, update: None, delete: None }
+        Self {
+            add: None,
+            update: None,
+            delete: None,
+        }
     }
 }
 

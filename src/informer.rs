@@ -16,7 +16,9 @@ pub struct SharedIndexInformer<K> {
 
 impl<K> Clone for SharedIndexInformer<K> {
     fn clone(&self) -> Self {
-        Self { _k: std::marker::PhantomData }
+        Self {
+            _k: std::marker::PhantomData,
+        }
     }
 }
 

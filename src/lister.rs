@@ -15,7 +15,9 @@ pub struct Lister<K> {
 
 impl<K> Clone for Lister<K> {
     fn clone(&self) -> Self {
-        Self { indexer: self.indexer.clone() }
+        Self {
+            indexer: self.indexer.clone(),
+        }
     }
 }
 
@@ -45,7 +47,10 @@ impl<K: Object> Lister<K> {
 
     /// A lister for one namespace.
     pub fn namespaced(&self, namespace: &str) -> NamespaceLister<K> {
-        NamespaceLister { indexer: self.indexer.clone(), namespace: namespace.to_owned() }
+        NamespaceLister {
+            indexer: self.indexer.clone(),
+            namespace: namespace.to_owned(),
+        }
     }
 }
 

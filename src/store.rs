@@ -46,7 +46,11 @@ impl<K: Object> Indexers<K> {
     }
 
     /// Adds (or replaces) the index `name`.
-    pub fn with(mut self, name: &str, func: impl Fn(&K) -> Vec<String> + Send + Sync + 'static) -> Self {
+    pub fn with(
+        mut self,
+        name: &str,
+        func: impl Fn(&K) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
         self.funcs.insert(name.to_owned(), Arc::new(func));
         self
     }
@@ -59,7 +63,9 @@ pub struct Indexer<K> {
 
 impl<K> Clone for Indexer<K> {
     fn clone(&self) -> Self {
-        Self { _k: std::marker::PhantomData }
+        Self {
+            _k: std::marker::PhantomData,
+        }
     }
 }
 

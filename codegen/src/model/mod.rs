@@ -1,7 +1,9 @@
 //! The neutral model every reader produces and every emitter consumes.
 
 /// Whether a resource lives in a namespace or in the cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Scope {
     /// Namespaced (e.g. Pods).
     Namespaced,
@@ -10,7 +12,9 @@ pub enum Scope {
 }
 
 /// One listable, watchable resource, whatever source it was read from.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ResourceDef {
     /// API group, `""` for the core group.
     pub group: String,
