@@ -298,7 +298,7 @@ enum WireEvent<T> {
     #[serde(rename = "BOOKMARK")]
     Bookmark(BookmarkObject),
     #[serde(rename = "ERROR")]
-    Error(Status),
+    Error(Box<Status>),
 }
 
 /// The only parts of a BOOKMARK's object that matter.
@@ -329,7 +329,7 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
         WireEvent::Added(o) => WatchEvent::Added(o),
         WireEvent::Modified(o) => WatchEvent::Modified(o),
         WireEvent::Deleted(o) => WatchEvent::Deleted(o),
-        WireEvent::Error(s) => WatchEvent::Error(s),
+        WireEvent::Error(s) => WatchEvent::Error(*s),
         WireEvent::Bookmark(b) => {
             let resource_version = b
                 .metadata
