@@ -8,8 +8,8 @@
 mod auth;
 pub mod config;
 mod decode;
+mod error_response;
 pub mod kubeconfig;
-mod status;
 mod tls;
 
 use std::any::TypeId;
@@ -308,6 +308,7 @@ impl Client {
                 .await?
                 .map_err(|e| http_error(&request.context, "sending the request", &e))?;
             let status = response.status();
+            tracing::debug!(context = %request.context, %status, "response");
             if status == StatusCode::UNAUTHORIZED && !refreshed && inner.auth.refreshable() {
                 tracing::debug!(context = %request.context, "401 Unauthorized; refreshing credentials");
                 refreshed = true;
@@ -315,7 +316,7 @@ impl Client {
                 continue;
             }
             if !status.is_success() {
-                return Err(status::api_error(response, &request.context).await);
+                return Err(error_response::api_error(response, &request.context).await);
             }
             return Ok(response);
         }
