@@ -32,6 +32,9 @@ pub struct Bookmark {
 }
 
 /// One decoded event of a watch stream.
+// `Status` outweighs a bookmark, but ERROR events are rare and the object variants are
+// usually larger still: boxing would cost an allocation for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchEvent<K> {
     /// The object was created (or is part of the initial state).
