@@ -52,6 +52,7 @@ mod server;
 mod state;
 pub mod status;
 mod store;
+mod template;
 mod tls;
 mod watch;
 mod wire;

@@ -23,6 +23,7 @@ use crate::resource::{builtin_resources, ResourceSpec};
 use crate::state::{Config, Rights, State};
 use crate::status::StatusError;
 use crate::store::{ListQuery, Snapshot};
+use crate::template::marker as template_marker;
 use crate::tls::{kubeconfig, TlsMaterial};
 use crate::wire::typed_object;
 
@@ -200,19 +201,26 @@ fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error>
             .map_err(seed_err("namespaces"))?;
     }
     let pod_store = state.resolve_name("pods").map_err(seed_err("pods"))?;
-    let created = crate::meta::now_rfc3339();
-    let make = |i: usize| {
-        let mut v = fixtures::pod(&names[i % namespaces], &format!("pod-{i}"), i);
-        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-            meta.insert("uid".into(), Value::String(crate::meta::new_uid()));
-            meta.insert("creationTimestamp".into(), Value::String(created.clone()));
-            meta.insert("generation".into(), Value::from(1));
-        }
+    let mut template = fixtures::pod_template();
+    if let Some(meta) = template.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert(
+            "uid".into(),
+            Value::String(template_marker(fixtures::POD_VARS)),
+        );
+        meta.insert(
+            "creationTimestamp".into(),
+            Value::String(crate::meta::now_rfc3339()),
+        );
+        meta.insert("generation".into(), Value::from(1));
+    }
+    let vars = |i: usize| {
+        let mut v = fixtures::pod_vars(&names[i % namespaces], &format!("pod-{i}"), i);
+        v.push(crate::meta::new_uid());
         v
     };
     pod_store
         .store
-        .create_many(&state.clock, pods, &make)
+        .create_many(&state.clock, pods, template, &vars)
         .map_err(seed_err("pods"))
 }
 
