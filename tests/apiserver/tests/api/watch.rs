@@ -325,3 +325,35 @@ async fn field_selected_watch_sees_only_its_object() {
         (Some("DELETED"), "pod-2")
     );
 }
+
+#[tokio::test]
+async fn batch_created_pods_stream_as_added_then_modified_events() {
+    let server = seeded(2).await;
+    let rv = server.resource_version();
+    let mut w = Watch::open(
+        &server,
+        &format!("/api/v1/pods?watch=1&resourceVersion={rv}"),
+    )
+    .await;
+    let after = server.create_pods(2..202, 4).unwrap();
+    assert_eq!(after, rv + 200);
+    let mut last = rv;
+    for i in 2..202 {
+        let e = w.next_event().await;
+        assert_eq!(e["type"], "ADDED");
+        assert_eq!(name_of(&e["object"]), format!("pod-{i}"));
+        assert_eq!(
+            e["object"]["metadata"]["namespace"],
+            format!("ns-{}", i % 4)
+        );
+        assert!(rv_of(&e["object"]) > last);
+        last = rv_of(&e["object"]);
+    }
+    server.create_pods(0..1, 1).unwrap();
+    let e = w.next_event().await;
+    assert_eq!(
+        (e["type"].as_str(), name_of(&e["object"])),
+        (Some("MODIFIED"), "pod-0")
+    );
+    assert_eq!(server.count("pods"), 202);
+}
