@@ -256,7 +256,11 @@ fn group_list(state: &State) -> Value {
                 .iter()
                 .map(|v| json!({"groupVersion": format!("{g}/{v}"), "version": v}))
                 .collect();
-            json!({"name": g, "versions": vs.clone(), "preferredVersion": vs[0]})
+            json!({
+                "name": g,
+                "preferredVersion": vs.first().cloned().unwrap_or_default(),
+                "versions": vs,
+            })
         })
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})

@@ -39,8 +39,8 @@ impl TestApiServer {
     }
 }
 
-/// Options of a server; see [`TestApiServer::builder`].
-#[derive(Clone, Debug)]
+/// Options of a server; see [`TestApiServer::builder`]. `Debug` never shows tokens.
+#[derive(Clone)]
 pub struct TestApiServerBuilder {
     listen: SocketAddr,
     history: usize,
@@ -66,6 +66,22 @@ impl Default for TestApiServerBuilder {
             rv0_ignores_limit: true,
             resources: Vec::new(),
         }
+    }
+}
+
+impl std::fmt::Debug for TestApiServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestApiServerBuilder")
+            .field("listen", &self.listen)
+            .field("history", &self.history)
+            .field("tls", &self.tls)
+            .field("tokens", &format_args!("{} (redacted)", self.tokens.len()))
+            .field("bookmark_interval", &self.bookmark_interval)
+            .field("seed_pods", &self.seed_pods)
+            .field("seed_namespaces", &self.seed_namespaces)
+            .field("rv0_ignores_limit", &self.rv0_ignores_limit)
+            .field("resources", &self.resources)
+            .finish()
     }
 }
 

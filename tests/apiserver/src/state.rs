@@ -17,7 +17,7 @@ use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Store};
 
 /// What a bearer token may touch.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) enum Rights {
     All,
     /// Only these resources (`pods`, `deployments.apps`, ...).
@@ -25,7 +25,7 @@ pub(crate) enum Rights {
 }
 
 /// Settings fixed at start.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Config {
     pub history: usize,
     pub bookmark_interval: Duration,

@@ -352,3 +352,23 @@ async fn unknown_resources_and_missing_objects_are_404() {
     );
     assert_eq!(status["details"]["group"], "apps");
 }
+
+#[tokio::test]
+async fn malformed_query_parameters_are_bad_requests_not_crashes() {
+    let server = seeded(2).await;
+    for query in [
+        "limit=abc",
+        "watch=maybe",
+        "watch=1&timeoutSeconds=soon",
+        "labelSelector=%ZZ%3D",
+        "resourceVersion=-1",
+    ] {
+        let (code, status) = get(&server, &format!("/api/v1/pods?{query}")).await;
+        assert_eq!(code, 400, "{query}: {status}");
+        assert_status(&status, 400, "BadRequest");
+    }
+    let (code, _) = get(&server, "/api/v1/pods?limit=-5&continue=").await;
+    assert_eq!(code, 200, "a non-positive limit means no limit");
+    let (code, _) = get(&server, &format!("/api/v1/{}", "x/".repeat(200))).await;
+    assert_eq!(code, 404);
+}
