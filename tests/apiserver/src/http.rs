@@ -271,6 +271,8 @@ struct Target {
     namespace: Option<String>,
     plural: String,
     name: Option<String>,
+    /// The `status` subresource.
+    status: bool,
 }
 
 fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
@@ -285,11 +287,19 @@ fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
             namespace,
             plural: plural.clone(),
             name: None,
+            status: false,
         }),
         [plural, name] => Ok(Target {
             namespace,
             plural: plural.clone(),
             name: Some(name.clone()),
+            status: false,
+        }),
+        [plural, name, sub] if sub == "status" => Ok(Target {
+            namespace,
+            plural: plural.clone(),
+            name: Some(name.clone()),
+            status: true,
         }),
         _ => Err(StatusError::unknown_resource()),
     }
@@ -321,7 +331,7 @@ async fn resource_request(
         (&Method::POST, false) if target.namespace.is_some() || !r.spec.namespaced => "create",
         (&Method::PUT, true) => "update",
         (&Method::PATCH, true) => "patch",
-        (&Method::DELETE, true) => "delete",
+        (&Method::DELETE, true) if !target.status => "delete",
         _ => return Err(StatusError::method_not_allowed()),
     };
     let resource = r.spec.group_resource();
@@ -356,7 +366,11 @@ async fn resource_request(
         }
         "update" => {
             let body = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.update(&r, ns, name, body)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.update(&r, ns, name, body, target.status)?,
+            )
         }
         "patch" => {
             let content_type = req
@@ -372,7 +386,11 @@ async fn resource_request(
                 return Err(StatusError::unsupported_media_type(&content_type));
             }
             let patch = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.patch(&r, ns, name, &patch)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.patch(&r, ns, name, &patch, target.status)?,
+            )
         }
         _ => object_response(StatusCode::OK, &r.spec, &state.delete(&r, ns, name)?),
     };

@@ -452,7 +452,25 @@ impl RunningServer {
         let ns = namespace
             .or(crate::meta::meta_str(&obj, "namespace"))
             .map(str::to_owned);
-        let stored = self.state.update(&r, ns.as_deref(), &name, obj)?;
+        let stored = self.state.update(&r, ns.as_deref(), &name, obj, false)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// Replaces only the `status` of an object, as a PUT to its `status` subresource would.
+    pub fn update_status(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        obj: Value,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let name = crate::meta::meta_str(&obj, "name")
+            .unwrap_or_default()
+            .to_owned();
+        let ns = namespace
+            .or(crate::meta::meta_str(&obj, "namespace"))
+            .map(str::to_owned);
+        let stored = self.state.update(&r, ns.as_deref(), &name, obj, true)?;
         typed_value(&r.spec, &stored.bytes)
     }
 
@@ -465,7 +483,7 @@ impl RunningServer {
         patch: Value,
     ) -> Result<Value, StatusError> {
         let r = self.state.resolve_name(resource)?;
-        let stored = self.state.patch(&r, namespace, name, &patch)?;
+        let stored = self.state.patch(&r, namespace, name, &patch, false)?;
         typed_value(&r.spec, &stored.bytes)
     }
 

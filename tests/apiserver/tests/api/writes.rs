@@ -254,3 +254,43 @@ async fn resource_versions_increase_across_resources_and_in_process_writes_are_w
         404
     );
 }
+
+#[tokio::test]
+async fn the_status_subresource_changes_only_status() {
+    let server = TestApiServer::builder().seed_pods(1).start().await.unwrap();
+    let path = "/api/v1/namespaces/ns-0/pods/pod-0/status";
+    let (code, current) = get(&server, path).await;
+    assert_eq!(code, 200);
+    let mut body = current.clone();
+    body["status"]["phase"] = json!("Succeeded");
+    body["spec"]["nodeName"] = json!("elsewhere");
+    body["metadata"]["labels"] = json!({});
+    let (code, updated) = send(&server, Method::PUT, path, JSON, &body.to_string()).await;
+    assert_eq!(code, 200, "{updated}");
+    assert_eq!(updated["status"]["phase"], "Succeeded");
+    assert_eq!(updated["spec"]["nodeName"], current["spec"]["nodeName"]);
+    assert_eq!(updated["metadata"]["labels"], current["metadata"]["labels"]);
+    assert_eq!(updated["metadata"]["generation"], 1);
+    assert!(rv_of(&updated) > rv_of(&current));
+
+    let (code, patched) = send(
+        &server,
+        Method::PATCH,
+        path,
+        MERGE,
+        r#"{"status":{"phase":"Failed"},"spec":{"nodeName":"x"}}"#,
+    )
+    .await;
+    assert_eq!(code, 200);
+    assert_eq!(patched["status"]["phase"], "Failed");
+    assert_eq!(patched["spec"]["nodeName"], current["spec"]["nodeName"]);
+    let (code, _) = send(&server, Method::DELETE, path, JSON, "").await;
+    assert_eq!(code, 405);
+    let (code, _) = get(&server, "/api/v1/namespaces/ns-0/pods/pod-0/scale").await;
+    assert_eq!(code, 404);
+
+    let mut in_process = server.get("pods", Some("ns-0"), "pod-0").unwrap();
+    in_process["status"]["phase"] = json!("Running");
+    let stored = server.update_status("pods", None, in_process).unwrap();
+    assert_eq!(stored["status"]["phase"], "Running");
+}
