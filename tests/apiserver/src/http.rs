@@ -213,14 +213,23 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
         .specs()
         .iter()
         .filter(|s| s.group == group && s.version == version)
-        .map(|s| {
-            json!({
-                "name": s.plural,
-                "singularName": s.singular(),
-                "namespaced": s.namespaced,
-                "kind": s.kind,
-                "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-            })
+        .flat_map(|s| {
+            [
+                json!({
+                    "name": s.plural,
+                    "singularName": s.singular(),
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
+                }),
+                json!({
+                    "name": format!("{}/status", s.plural),
+                    "singularName": "",
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["get", "patch", "update"],
+                }),
+            ]
         })
         .collect();
     if resources.is_empty() {
