@@ -543,6 +543,14 @@ impl RunningServer {
         Ok(self.resource_version())
     }
 
+    /// Number of watches currently open on `resource` (0 for an unknown resource): wait
+    /// for it before injecting faults that act on open watches.
+    pub fn open_watches(&self, resource: &str) -> usize {
+        self.state
+            .resolve_name(resource)
+            .map_or(0, |r| r.store.open_watches())
+    }
+
     /// Number of objects of `resource` (0 for an unknown resource).
     pub fn count(&self, resource: &str) -> usize {
         self.state

@@ -579,6 +579,13 @@ impl Store {
         self.lock().watchers.clear();
     }
 
+    /// Number of watches open on this resource.
+    pub fn open_watches(&self) -> usize {
+        let mut inner = self.lock();
+        inner.watchers.retain(|w| !w.tx.is_closed());
+        inner.watchers.len()
+    }
+
     /// Number of stored objects.
     pub fn len(&self) -> usize {
         self.lock().objects.len()

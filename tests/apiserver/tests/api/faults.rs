@@ -93,7 +93,8 @@ async fn watches_drop_after_n_events_and_malformed_lines_can_be_injected() {
         &format!("/api/v1/pods?watch=1&resourceVersion={rv}"),
     )
     .await;
-    // Make sure the watch is registered before injecting.
+    assert_eq!(server.open_watches("pods"), 1);
+    assert_eq!(server.open_watches("configmaps"), 0);
     server
         .create("pods", None, fixtures::pod("ns-0", "a", 1))
         .unwrap();
