@@ -372,3 +372,17 @@ async fn malformed_query_parameters_are_bad_requests_not_crashes() {
     let (code, _) = get(&server, &format!("/api/v1/{}", "x/".repeat(200))).await;
     assert_eq!(code, 404);
 }
+
+#[tokio::test]
+async fn resource_version_zero_can_be_paginated_when_asked() {
+    let server = TestApiServer::builder()
+        .seed_pods(5)
+        .rv0_ignores_limit(false)
+        .start()
+        .await
+        .unwrap();
+    let (_, page) = get(&server, "/api/v1/pods?resourceVersion=0&limit=2").await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert_eq!(page["metadata"]["remainingItemCount"], 3);
+    assert!(page["metadata"]["continue"].is_string());
+}
