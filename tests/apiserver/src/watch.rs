@@ -166,7 +166,8 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         rv: subscribed_at,
         mut rx,
     } = sub;
-    let deadline = timeout.map(|t| Instant::now() + t);
+    // An absurd timeoutSeconds would overflow `Instant`: treat it as no timeout.
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
     let mut w = Writer {
         state,
         prefix: type_prefix(&spec),
