@@ -36,6 +36,7 @@
 
 mod body;
 mod continue_token;
+mod cut;
 pub mod error;
 pub mod faults;
 mod filter;
