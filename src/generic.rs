@@ -31,3 +31,11 @@ impl GenericInformer {
         todo!()
     }
 }
+
+/// A factory's `for_resource` was asked for a resource it does not generate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no informer for resource {gvr}: not a resource this factory generates")]
+pub struct UnknownResource {
+    /// The resource asked for.
+    pub gvr: GroupVersionResource,
+}

@@ -3,15 +3,15 @@
 
 mod cli;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match cli::run(&args) {
         Ok(output) => {
-            if !output.is_empty() {
-                print!("{output}");
-            }
+            // A closed pipe (`informer-gen list | head`) is not an error worth a panic.
+            let _ = std::io::stdout().write_all(output.as_bytes());
             ExitCode::SUCCESS
         }
         Err(e) => {
