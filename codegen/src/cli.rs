@@ -94,7 +94,10 @@ pub fn run(args: &[String]) -> Result<String, CliError> {
     };
     match command.as_str() {
         "-h" | "--help" | "help" => Ok(USAGE.to_owned()),
-        "extract" => extract(&Args::parse(rest, &["--k8s-openapi", "--crate-version", "--out"])?),
+        "extract" => extract(&Args::parse(
+            rest,
+            &["--k8s-openapi", "--crate-version", "--out"],
+        )?),
         "list" => list(&Args::parse(rest, INPUT_FLAGS)?),
         "generate" => {
             let mut flags = INPUT_FLAGS.to_vec();
@@ -195,7 +198,10 @@ fn extract(args: &Args) -> Result<String, CliError> {
     let mut files = emit::GeneratedFiles::default();
     let mut report = String::new();
     for t in &tables {
-        files.insert(PathBuf::from(table::file_name(&t.kubernetes_version)), table::to_json(t));
+        files.insert(
+            PathBuf::from(table::file_name(&t.kubernetes_version)),
+            table::to_json(t),
+        );
         let _ = writeln!(
             report,
             "{}: {} resources",

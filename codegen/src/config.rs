@@ -108,13 +108,19 @@ impl Config {
 
     /// Generate only these groups (API group names like `apps` or `""`, or accessor names
     /// like `core`, `rbac_authorization`).
-    pub fn allow_groups<S: Into<String>>(&mut self, groups: impl IntoIterator<Item = S>) -> &mut Self {
+    pub fn allow_groups<S: Into<String>>(
+        &mut self,
+        groups: impl IntoIterator<Item = S>,
+    ) -> &mut Self {
         self.allow_groups = Some(groups.into_iter().map(Into::into).collect());
         self
     }
 
     /// Never generate these groups (names as in [`Config::allow_groups`]).
-    pub fn deny_groups<S: Into<String>>(&mut self, groups: impl IntoIterator<Item = S>) -> &mut Self {
+    pub fn deny_groups<S: Into<String>>(
+        &mut self,
+        groups: impl IntoIterator<Item = S>,
+    ) -> &mut Self {
         self.deny_groups.extend(groups.into_iter().map(Into::into));
         self
     }
@@ -171,10 +177,7 @@ impl Config {
             None => self.version_from_env()?,
         };
         let table = table::builtin(&version)?;
-        let description = format!(
-            "Kubernetes {} ({})",
-            table.kubernetes_version, table.source
-        );
+        let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
         self.generate_from(&description, &table.resources)
     }
 
@@ -238,10 +241,13 @@ impl Config {
         if let Some((var, value)) = found.into_iter().next() {
             self.directive(&format!("rerun-if-env-changed={var}"));
             // k8s-openapi prints 0x00_01_00_00 | (minor << 8), in decimal.
-            let number: u32 = value.trim().parse().map_err(|_| GenerateError::BadK8sVersion {
-                var: var.clone(),
-                value: value.clone(),
-            })?;
+            let number: u32 = value
+                .trim()
+                .parse()
+                .map_err(|_| GenerateError::BadK8sVersion {
+                    var: var.clone(),
+                    value: value.clone(),
+                })?;
             return Ok(format!("{}.{}", number >> 16, (number >> 8) & 0xff));
         }
         std::env::var("K8S_OPENAPI_ENABLED_VERSION").map_err(|_| GenerateError::NoK8sVersion)

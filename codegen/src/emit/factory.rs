@@ -39,7 +39,8 @@ pub(super) fn factory_items(ctx: &Ctx<'_>, api: &Api) -> TokenStream {
             ),
         }
     });
-    let unknown = quote!(::std::result::Result::Err(#rt::generic::UnknownResource { gvr: gvr.clone() }));
+    let unknown =
+        quote!(::std::result::Result::Err(#rt::generic::UnknownResource { gvr: gvr.clone() }));
     // A match with only the fallback arm would trip clippy when no group is generated.
     let lookup = if api.is_empty() {
         unknown

@@ -80,7 +80,14 @@ pub(super) fn resource_items(
             quote!(namespace.as_deref()),
         )
     } else {
-        (quote!(), quote!(), quote!(), quote!(), quote!(), quote!(::std::option::Option::None))
+        (
+            quote!(),
+            quote!(),
+            quote!(),
+            quote!(),
+            quote!(),
+            quote!(::std::option::Option::None),
+        )
     };
 
     Ok(quote! {
@@ -203,7 +210,9 @@ pub(super) fn group_items(ctx: &Ctx<'_>, group: &ApiGroup) -> TokenStream {
     } else {
         group.name.as_str()
     };
-    let struct_doc = doc(&format!("The informers of {shown} in a factory, by version."));
+    let struct_doc = doc(&format!(
+        "The informers of {shown} in a factory, by version."
+    ));
     let methods = group.versions.iter().map(|v| {
         let name = ident(&v.name);
         let d = doc(&format!("The informers of version {}.", v.name));

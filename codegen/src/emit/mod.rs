@@ -352,7 +352,11 @@ fn group_module(ctx: &Ctx<'_>, group: &ApiGroup) -> Result<Module, EmitError> {
     } else {
         group.name.as_str()
     };
-    let what = if ctx.informers() { "Informers" } else { "Listers" };
+    let what = if ctx.informers() {
+        "Informers"
+    } else {
+        "Listers"
+    };
     let items = if ctx.informers() {
         informers::group_items(ctx, group)
     } else {
@@ -381,7 +385,11 @@ fn version_module(
     } else {
         format!("{}/{}", group.name, version.name)
     };
-    let what = if ctx.informers() { "Informers" } else { "Listers" };
+    let what = if ctx.informers() {
+        "Informers"
+    } else {
+        "Listers"
+    };
     let items = if ctx.informers() {
         informers::version_items(ctx, &shown, version)
     } else {

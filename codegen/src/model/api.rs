@@ -98,7 +98,9 @@ impl Api {
                 return Err(err(format!("plural `{}` defined twice", def.plural)));
             }
             if !seen_kind.insert((&def.group, &def.version, def.kind.to_snake_case())) {
-                return Err(err("kind defined twice (or two kinds with one snake_case name)".into()));
+                return Err(err(
+                    "kind defined twice (or two kinds with one snake_case name)".into(),
+                ));
             }
         }
 
@@ -165,7 +167,10 @@ impl Api {
 fn versions_of(source_name: &str, defs: &[&ResourceDef]) -> Result<Vec<ApiVersion>, ModelError> {
     let mut by_version: BTreeMap<&str, Vec<&ResourceDef>> = BTreeMap::new();
     for def in defs {
-        by_version.entry(def.version.as_str()).or_default().push(def);
+        by_version
+            .entry(def.version.as_str())
+            .or_default()
+            .push(def);
     }
     by_version
         .into_iter()
@@ -206,7 +211,10 @@ fn resources_of(source_name: &str, defs: &[&ResourceDef]) -> Result<Vec<ApiResou
 
     let mut type_names = BTreeMap::new();
     for r in &resources {
-        let mut names = vec![format!("{}Informer", r.def.kind), format!("{}Lister", r.def.kind)];
+        let mut names = vec![
+            format!("{}Informer", r.def.kind),
+            format!("{}Lister", r.def.kind),
+        ];
         if r.def.scope == super::Scope::Namespaced {
             names.push(format!("{}NamespaceLister", r.def.kind));
         }
@@ -250,7 +258,10 @@ fn validate(source_name: &str, def: &ResourceDef) -> Result<(), ModelError> {
         )));
     }
     if !is_upper_ident(&def.list_kind) {
-        return Err(err(format!("list kind `{}` is not a valid kind", def.list_kind)));
+        return Err(err(format!(
+            "list kind `{}` is not a valid kind",
+            def.list_kind
+        )));
     }
     let is_lower_label = |s: &str| {
         s.starts_with(|c: char| c.is_ascii_lowercase())
@@ -321,23 +332,44 @@ mod tests {
         )
         .unwrap();
         let modules: Vec<_> = api.groups.iter().map(|g| g.module.as_str()).collect();
-        assert_eq!(modules, ["monitoring_coreos_com", "monitoring_example_org", "start_group"]);
+        assert_eq!(
+            modules,
+            [
+                "monitoring_coreos_com",
+                "monitoring_example_org",
+                "start_group"
+            ]
+        );
     }
 
     #[test]
     fn duplicates_and_bad_names_are_errors_naming_the_resource() {
-        let e = Api::new("table.json", &[def("", "v1", "Pod", "pods"), def("", "v1", "Pod2", "pods")])
-            .unwrap_err();
-        assert_eq!(e.to_string(), "table.json: resource core/v1/Pod2: plural `pods` defined twice");
+        let e = Api::new(
+            "table.json",
+            &[def("", "v1", "Pod", "pods"), def("", "v1", "Pod2", "pods")],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "table.json: resource core/v1/Pod2: plural `pods` defined twice"
+        );
         let e = Api::new("x", &[def("apps", "v1", "bad kind", "bads")]).unwrap_err();
-        assert!(e.to_string().starts_with("x: resource apps/v1/bad kind: kind `bad kind`"));
+        assert!(e
+            .to_string()
+            .starts_with("x: resource apps/v1/bad kind: kind `bad kind`"));
         let e = Api::new("x", &[def("apps", "V1", "Ok", "oks")]).unwrap_err();
         assert!(e.to_string().contains("version `V1`"));
     }
 
     #[test]
     fn kinds_pluralising_alike_use_their_plurals() {
-        let api = Api::new("t", &[def("g.io", "v1", "Foo", "foos"), def("g.io", "v1", "Foos", "fooses")]);
+        let api = Api::new(
+            "t",
+            &[
+                def("g.io", "v1", "Foo", "foos"),
+                def("g.io", "v1", "Foos", "fooses"),
+            ],
+        );
         let api = api.unwrap();
         let methods: Vec<_> = api.resources().map(|(_, _, r)| r.method.as_str()).collect();
         assert_eq!(methods, ["foos", "fooses"]);

@@ -24,9 +24,9 @@ use heck::ToSnakeCase;
 const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
     "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
-    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "try",
-    "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// Keywords that cannot be written as raw identifiers.
@@ -84,10 +84,9 @@ pub fn resource_method_name(kind: &str, plural: &str) -> String {
             return format!("{snake_kind}{suffix}");
         }
     }
-    if let (Some(kind_stem), Some(plural_stem)) = (
-        lower_kind.strip_suffix('y'),
-        plural.strip_suffix("ies"),
-    ) {
+    if let (Some(kind_stem), Some(plural_stem)) =
+        (lower_kind.strip_suffix('y'), plural.strip_suffix("ies"))
+    {
         if kind_stem == plural_stem {
             if let Some(snake_stem) = snake_kind.strip_suffix('y') {
                 return format!("{snake_stem}ies");
@@ -128,21 +127,39 @@ mod tests {
             group_module_name("flowcontrol.apiserver.k8s.io"),
             "flowcontrol_apiserver"
         );
-        assert_eq!(group_module_name("gateway.networking.x-k8s.io"), "gateway_networking");
+        assert_eq!(
+            group_module_name("gateway.networking.x-k8s.io"),
+            "gateway_networking"
+        );
         assert_eq!(group_module_name("example.com"), "example");
         assert_eq!(group_module_name("monitoring.coreos.com"), "monitoring");
         assert_eq!(group_module_name("cert-manager.io"), "cert_manager");
-        assert_eq!(full_group_module_name("monitoring.coreos.com"), "monitoring_coreos_com");
+        assert_eq!(
+            full_group_module_name("monitoring.coreos.com"),
+            "monitoring_coreos_com"
+        );
     }
 
     #[test]
     fn resource_names_pluralise_the_kind() {
         assert_eq!(resource_method_name("Pod", "pods"), "pods");
-        assert_eq!(resource_method_name("ReplicaSet", "replicasets"), "replica_sets");
-        assert_eq!(resource_method_name("NetworkPolicy", "networkpolicies"), "network_policies");
-        assert_eq!(resource_method_name("IngressClass", "ingressclasses"), "ingress_classes");
+        assert_eq!(
+            resource_method_name("ReplicaSet", "replicasets"),
+            "replica_sets"
+        );
+        assert_eq!(
+            resource_method_name("NetworkPolicy", "networkpolicies"),
+            "network_policies"
+        );
+        assert_eq!(
+            resource_method_name("IngressClass", "ingressclasses"),
+            "ingress_classes"
+        );
         assert_eq!(resource_method_name("Endpoints", "endpoints"), "endpoints");
-        assert_eq!(resource_method_name("APIService", "apiservices"), "api_services");
+        assert_eq!(
+            resource_method_name("APIService", "apiservices"),
+            "api_services"
+        );
         assert_eq!(resource_method_name("Odd", "weird-things"), "weird_things");
     }
 

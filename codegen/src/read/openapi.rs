@@ -98,23 +98,25 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
             continue;
         };
         let field = |name: &str| gvk.get(name).and_then(Value::as_str).map(str::to_owned);
-        let (Some(group), Some(version), Some(kind)) = (field("group"), field("version"), field("kind"))
+        let (Some(group), Some(version), Some(kind)) =
+            (field("group"), field("version"), field("kind"))
         else {
             continue;
         };
         let entry = collected.entry((group, version, kind)).or_default();
         match action {
             "list" => {
-                let Some(last) = path.rsplit('/').next() else { continue };
+                let Some(last) = path.rsplit('/').next() else {
+                    continue;
+                };
                 if last.starts_with('{') {
                     continue;
                 }
                 entry.plural = Some(last.to_owned());
                 entry.namespaced |= path.contains("/namespaces/{namespace}/");
                 if entry.list_schema.is_none() {
-                    entry.list_schema = response_ref(op).and_then(|r| {
-                        r.strip_prefix(ref_prefix).map(str::to_owned)
-                    });
+                    entry.list_schema = response_ref(op)
+                        .and_then(|r| r.strip_prefix(ref_prefix).map(str::to_owned));
                 }
             }
             "watch" | "watchlist" => entry.watch = true,
@@ -217,7 +219,9 @@ mod tests {
             "k8s_openapi::api::core::v1::Pod"
         );
         assert_eq!(
-            rust_path_of_definition("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService"),
+            rust_path_of_definition(
+                "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService"
+            ),
             "k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1::APIService"
         );
     }
