@@ -264,6 +264,18 @@ pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, Emit
     Ok(files)
 }
 
+/// The informers (or listers) of `api` as one token stream with inline modules, unformatted:
+/// for callers that splice in more items (e.g. generated CRD types) before [`format`].
+pub fn tokens(api: &Api, options: &EmitOptions) -> Result<TokenStream, EmitError> {
+    let ctx = Ctx::new(options)?;
+    Ok(single_file_tokens(&root_module(&ctx, api)?))
+}
+
+/// Formats a token stream as a Rust file with prettyplease.
+pub fn format(tokens: TokenStream) -> Result<String, EmitError> {
+    format_file("root", tokens)
+}
+
 fn format_file(module: &str, tokens: TokenStream) -> Result<String, EmitError> {
     let file: syn::File = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
         module: module.to_owned(),
