@@ -212,3 +212,180 @@ async fn pages_watch_rewatch_and_410_relist_from_last_resource_version() {
         .unwrap();
     assert!(inf.is_stopped());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupported() {
+    // A server that streams: initial ADDED events, then the initial-events-end bookmark.
+    let server = Server::start(None, move |seen| {
+        if param(seen, "sendInitialEvents").as_deref() == Some("true")
+            && param(seen, "resourceVersionMatch").as_deref() == Some("NotOlderThan")
+        {
+            let mut end = bookmark("30");
+            let text = String::from_utf8(end.clone()).unwrap().replace(
+                "\"metadata\":{",
+                "\"metadata\":{\"annotations\":{\"k8s.io/initial-events-end\":\"true\"},",
+            );
+            end = text.into_bytes();
+            let mut r = Reply::chunks(
+                200,
+                vec![event("ADDED", "a", "28"), event("ADDED", "b", "29"), end],
+            );
+            r.pause = Duration::from_millis(50);
+            return r;
+        }
+        Reply::json(500, status(500, "InternalError", "unexpected request"))
+    })
+    .await;
+    let inf = informer(&server);
+    inf.set_streaming_list(true).unwrap();
+    let log: Log = Arc::default();
+    inf.add_event_handler(recording_handler(&log));
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("no sync")
+        .unwrap();
+    assert_eq!(*log.lock().unwrap(), vec!["add a@28 true", "add b@29 true"]);
+    assert_eq!(inf.last_sync_resource_version(), "30");
+    assert!(server.seen().iter().all(|s| param(s, "watch").is_some()));
+    assert!(inf.set_streaming_list(false).is_err());
+    cancel.cancel();
+    task.await.unwrap();
+
+    // A server that rejects sendInitialEvents: the informer lists and watches instead.
+    let server = Server::start(None, move |seen| {
+        if param(seen, "sendInitialEvents").is_some() {
+            return Reply::json(
+                400,
+                status(400, "BadRequest", "sendInitialEvents is not supported"),
+            );
+        }
+        if param(seen, "watch").is_none() {
+            return Reply::json(200, list(&[("a", "3")], "4", None));
+        }
+        let mut r = Reply::chunks(200, vec![bookmark("4"), event("ADDED", "z", "5")]);
+        r.pause = Duration::from_millis(50);
+        r
+    })
+    .await;
+    let inf = informer(&server);
+    inf.set_streaming_list(true).unwrap();
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("no sync")
+        .unwrap();
+    eventually("the watched object", || {
+        inf.indexer().get_by_key("team/z").is_some()
+    })
+    .await;
+    assert!(inf.indexer().get_by_key("team/a").is_some());
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn throttled_list_is_retried_and_errors_reach_the_watch_error_handler() {
+    let lists = Arc::new(Mutex::new(0u32));
+    let l = lists.clone();
+    let server = Server::start(None, move |seen| {
+        if param(seen, "watch").is_none() {
+            let mut n = l.lock().unwrap();
+            *n += 1;
+            if *n == 1 {
+                return Reply::json(429, status(429, "TooManyRequests", "slow down"))
+                    .header("retry-after", "1");
+            }
+            return Reply::json(200, list(&[("a", "3")], "4", None));
+        }
+        let mut r = Reply::chunks(200, vec![bookmark("4")]);
+        r.pause = Duration::from_secs(5);
+        r
+    })
+    .await;
+    let inf = informer(&server);
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let e2 = errors.clone();
+    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.status_code()))
+        .unwrap();
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("no sync")
+        .unwrap();
+    assert_eq!(*errors.lock().unwrap(), vec![Some(429)]);
+    assert_eq!(*lists.lock().unwrap(), 2);
+    assert!(inf.last_list_failure().is_none());
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_list_fails_wait_for_sync_with_the_reason() {
+    let server = Server::start(None, |_| {
+        Reply::json(
+            403,
+            status(
+                403,
+                "Forbidden",
+                "pods is forbidden: User \"x\" cannot list resource \"pods\"",
+            ),
+        )
+    })
+    .await;
+    let inf = informer(&server);
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    let err = tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("wait_for_sync hung")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("403") && err.contains("forbidden"), "{err}");
+    let failure = inf.last_list_failure().unwrap();
+    assert_eq!(failure.code, Some(403));
+    assert!(failure.terminal);
+    assert!(!inf.has_synced());
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn late_handlers_get_the_contents_and_resync_redelivers_them() {
+    let server = Server::start(None, move |seen| {
+        if param(seen, "watch").is_none() {
+            return Reply::json(200, list(&[("a", "3"), ("b", "4")], "4", None));
+        }
+        let mut r = Reply::chunks(200, vec![bookmark("4"), bookmark("4")]);
+        r.pause = Duration::from_secs(5);
+        r
+    })
+    .await;
+    let inf = informer(&server);
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("no sync")
+        .unwrap();
+    let log: Log = Arc::default();
+    let reg =
+        inf.add_event_handler_with_resync_period(recording_handler(&log), Duration::from_secs(1));
+    eventually("the late handler's sync", || reg.has_synced()).await;
+    let mut initial = log.lock().unwrap().clone();
+    initial.sort();
+    assert_eq!(initial, vec!["add a@3 true", "add b@4 true"]);
+    eventually("a resync", || log.lock().unwrap().len() >= 4).await;
+    let mut resync: Vec<String> = log.lock().unwrap()[2..4].to_vec();
+    resync.sort();
+    assert_eq!(resync, vec!["update a@3 a@3", "update b@4 b@4"]);
+    reg.remove();
+    assert!(reg.is_removed());
+    let stats = inf.stats();
+    assert_eq!(stats.cached_objects, 2);
+    cancel.cancel();
+    task.await.unwrap();
+}
