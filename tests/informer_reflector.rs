@@ -74,6 +74,9 @@ async fn eventually(what: &str, cond: impl Fn() -> bool) {
 
 type Log = Arc<Mutex<Vec<String>>>;
 
+/// (is a watch, resourceVersion, limit, continue) of one request.
+type RequestShape = (bool, Option<String>, Option<String>, Option<String>);
+
 fn recording_handler(log: &Log) -> ResourceEventHandlerFuncs<Pod> {
     let (a, u, d) = (log.clone(), log.clone(), log.clone());
     let name = |p: &Pod| {
@@ -158,7 +161,7 @@ async fn pages_watch_rewatch_and_410_relist_from_last_resource_version() {
         ]
     );
 
-    let seen: Vec<(bool, Option<String>, Option<String>, Option<String>)> = server
+    let seen: Vec<RequestShape> = server
         .seen()
         .iter()
         .map(|s| {
