@@ -170,13 +170,19 @@ impl Config {
         self
     }
 
-    /// Generates from the built-in table; returns the written file.
-    pub fn generate(&self) -> Result<PathBuf, GenerateError> {
+    /// The built-in table of the configured Kubernetes version (or the one k8s-openapi
+    /// was built for, see [`Config::k8s_version`]).
+    pub fn builtin_table(&self) -> Result<table::Table, GenerateError> {
         let version = match &self.k8s_version {
             Some(v) => v.clone(),
             None => self.version_from_env()?,
         };
-        let table = table::builtin(&version)?;
+        Ok(table::builtin(&version)?)
+    }
+
+    /// Generates from the built-in table; returns the written file.
+    pub fn generate(&self) -> Result<PathBuf, GenerateError> {
+        let table = self.builtin_table()?;
         let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
         self.generate_from(&description, &table.resources)
     }
