@@ -109,7 +109,7 @@ async fn server_with_every_resource(entries: &[Entry]) -> RunningServer {
 }
 
 fn client(server: &RunningServer) -> Client {
-    Client::new(Config::new(&server.url())).unwrap()
+    Client::new(Config::new(server.url())).unwrap()
 }
 
 macro_rules! request_every_informer {
@@ -172,7 +172,10 @@ for_each_generated_resource!(check_every_resource);
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn factory_syncs_every_generated_resource() {
     let entries = for_each_generated_resource!(entries);
-    assert!(entries.len() > 80, "the table lists every built-in resource");
+    assert!(
+        entries.len() > 80,
+        "the table lists every built-in resource"
+    );
     let server = server_with_every_resource(&entries).await;
     let factory = SharedInformerFactory::new(client(&server));
 
@@ -187,7 +190,9 @@ async fn factory_syncs_every_generated_resource() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 
     let unknown = GroupVersionResource::new("example.com", "v1", "widgets");
-    let err = factory.for_resource(&unknown).err().expect("unknown resource");
+    let Err(err) = factory.for_resource(&unknown) else {
+        panic!("{unknown} is not generated, yet for_resource resolved it");
+    };
     assert_eq!(err.gvr, unknown);
 
     factory.shutdown().await;
@@ -236,8 +241,25 @@ async fn pods_twice_is_one_informer_with_one_list_and_one_watch() {
     assert!(first.lister().pods("elsewhere").get("db-0").is_none());
     assert_eq!(second.lister().list(&Selector::everything()).len(), 2);
 
-    assert_eq!(server.request_count("list", "pods"), 1, "{:?}", server.request_counts());
-    assert_eq!(server.request_count("watch", "pods"), 1, "{:?}", server.request_counts());
+    // The watch follows the list asynchronously: wait for it (generously), then check that
+    // the two accessors did not open a second list or watch.
+    let deadline = tokio::time::Instant::now() + SYNC_TIMEOUT;
+    while server.request_count("watch", "pods") == 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        server.request_count("list", "pods"),
+        1,
+        "{:?}",
+        server.request_counts()
+    );
+    assert_eq!(
+        server.request_count("watch", "pods"),
+        1,
+        "{:?}",
+        server.request_counts()
+    );
 
     factory.shutdown().await;
     server.shutdown().await;
