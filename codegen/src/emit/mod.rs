@@ -265,7 +265,7 @@ pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, Emit
 }
 
 /// The informers (or listers) of `api` as one token stream with inline modules, unformatted:
-/// for callers that splice in more items (e.g. generated CRD types) before [`format`].
+/// for callers that splice in more items (e.g. generated CRD types) before [`format()`].
 pub fn tokens(api: &Api, options: &EmitOptions) -> Result<TokenStream, EmitError> {
     let ctx = Ctx::new(options)?;
     Ok(single_file_tokens(&root_module(&ctx, api)?))
