@@ -95,11 +95,7 @@ impl Replay {
 
 impl<K> ResourceEventHandler<K> for Replay
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta>
-        + serde::de::DeserializeOwned
-        + Send
-        + Sync
-        + 'static,
+    K: k8s_openapi::Metadata<Ty = ObjectMeta> + serde::de::DeserializeOwned + Send + Sync + 'static,
 {
     fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
         let key = object_key(obj.as_ref());
@@ -115,7 +111,8 @@ where
         let key = object_key(new.as_ref());
         let v = rv(new.metadata());
         let mut s = self.0.lock().unwrap();
-        s.log.push(format!("update {key}@{}->{v}", rv(old.metadata())));
+        s.log
+            .push(format!("update {key}@{}->{v}", rv(old.metadata())));
         if s.objects.insert(key.clone(), v).is_none() {
             s.violations.push(format!("update of unknown {key}"));
         }
@@ -137,11 +134,7 @@ where
 /// key → resourceVersion of the objects in an informer's cache.
 pub fn cache_state<K>(informer: &SharedIndexInformer<K>) -> BTreeMap<String, String>
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta>
-        + serde::de::DeserializeOwned
-        + Send
-        + Sync
-        + 'static,
+    K: k8s_openapi::Metadata<Ty = ObjectMeta> + serde::de::DeserializeOwned + Send + Sync + 'static,
 {
     informer
         .indexer()
