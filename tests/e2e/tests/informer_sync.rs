@@ -92,7 +92,7 @@ async fn initial_sync_of_thousands_over_pages() {
             .namespaced("ns-1")
             .list(&Selector::everything())
             .len(),
-        500
+        N / 5
     );
     assert!(lister.namespaced("ns-0").get("pod-0").is_some());
     assert_eq!(lister.list(&web).len(), N.div_ceil(3));
