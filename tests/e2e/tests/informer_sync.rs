@@ -237,3 +237,37 @@ async fn expired_watch_relists_and_reports_missed_deletions() {
     cancel.cancel();
     task.await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_syncs_without_a_list_request() {
+    let server = TestApiServer::builder()
+        .seed_pods(300)
+        .seed_namespaces(3)
+        .start()
+        .await
+        .unwrap();
+    let inf = informer::<Pod>(&client(&server.url()));
+    inf.set_streaming_list(true).unwrap();
+    let replay = Replay::default();
+    let reg = inf.add_event_handler(replay.clone());
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(60), inf.wait_for_sync())
+        .await
+        .expect("sync hung")
+        .unwrap();
+    assert_eq!(inf.indexer().len(), 300);
+    assert_eq!(server.request_count("list", "pods"), 0);
+    assert_eq!(server.request_count("watch", "pods"), 1);
+    eventually("the handler's sync", || reg.has_synced()).await;
+    assert!(replay.log().iter().all(|l| l.starts_with("add ")));
+
+    server.delete("pods", Some("ns-0"), "pod-0").unwrap();
+    eventually("the deletion", || {
+        inf.indexer().get_by_key("ns-0/pod-0").is_none()
+    })
+    .await;
+    assert_eq!(cache_state(&inf), server_state(&server, "pods"));
+    cancel.cancel();
+    task.await.unwrap();
+}
