@@ -8,14 +8,17 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
+use hyper::Request;
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::cut::{CutIo, CutSwitch};
 use crate::error::Error;
 use crate::faults::Faults;
 use crate::fixtures;
@@ -342,7 +345,12 @@ async fn serve_connection(
     tls: Option<TlsMaterial>,
     cancel: CancellationToken,
 ) {
-    let service = service_fn(move |req| handle(state.clone(), req));
+    let switch = CutSwitch::default();
+    let request_switch = switch.clone();
+    let service = service_fn(move |mut req: Request<Incoming>| {
+        req.extensions_mut().insert(request_switch.clone());
+        handle(state.clone(), req)
+    });
     let result = match tls {
         Some(tls) => {
             let stream = tokio::select! {
@@ -355,14 +363,16 @@ async fn serve_connection(
                     }
                 },
             };
-            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+            let io = TokioIo::new(CutIo::new(stream, switch));
+            let conn = http1::Builder::new().serve_connection(io, service);
             tokio::select! {
                 _ = cancel.cancelled() => return,
                 r = conn => r,
             }
         }
         None => {
-            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+            let io = TokioIo::new(CutIo::new(stream, switch));
+            let conn = http1::Builder::new().serve_connection(io, service);
             tokio::select! {
                 _ = cancel.cancelled() => return,
                 r = conn => r,

@@ -450,6 +450,17 @@ impl Store {
             (None, None) => Bound::Unbounded,
         };
         let upper: Bound<&str> = ns_end.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+        // A token from another namespace can resume past the end: BTreeMap::range would panic.
+        if let (Bound::Excluded(lo), Bound::Excluded(hi)) = (lower, upper) {
+            if lo >= hi {
+                return Ok(Page {
+                    items: Vec::new(),
+                    rv,
+                    continue_after: None,
+                    remaining: None,
+                });
+            }
+        }
         let range = (lower, upper);
         let mut current_items = inner
             .objects

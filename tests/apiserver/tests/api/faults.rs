@@ -197,3 +197,42 @@ async fn request_counters_count_lists_and_watches_per_resource() {
     server.reset_request_counts();
     assert_eq!(server.request_count("list", "pods"), 0);
 }
+
+#[tokio::test]
+async fn a_cut_response_ends_inside_an_http_chunk() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = seeded(3).await;
+    server
+        .faults()
+        .cut_next(1, FaultTarget::resource("pods").verb("list"));
+    let mut conn = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    conn.write_all(b"GET /api/v1/pods HTTP/1.1\r\nHost: t\r\n\r\n")
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(crate::support::PATIENCE, conn.read(&mut buf))
+            .await
+            .unwrap()
+        {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .expect("a complete response head");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let (size_line, data) = body.split_once("\r\n").expect("a chunk size line");
+    let size = usize::from_str_radix(size_line.trim(), 16).unwrap();
+    assert!(
+        data.len() < size,
+        "the connection ended inside the chunk: {} of {size} bytes",
+        data.len()
+    );
+    assert!(!text.ends_with("0\r\n\r\n"));
+    // The server is fine afterwards.
+    assert_eq!(get(&server, "/api/v1/pods").await.0, 200);
+}

@@ -367,6 +367,13 @@ async fn malformed_query_parameters_are_bad_requests_not_crashes() {
         assert_eq!(code, 400, "{query}: {status}");
         assert_status(&status, 400, "BadRequest");
     }
+    let mut w = crate::support::Watch::open(
+        &server,
+        "/api/v1/pods?watch=1&timeoutSeconds=9223372036854775807",
+    )
+    .await;
+    assert_eq!(w.status, 200);
+    assert_eq!(w.next_event().await["type"], "ADDED");
     let (code, _) = get(&server, "/api/v1/pods?limit=-5&continue=").await;
     assert_eq!(code, 200, "a non-positive limit means no limit");
     let (code, _) = get(&server, &format!("/api/v1/{}", "x/".repeat(200))).await;
@@ -385,4 +392,28 @@ async fn resource_version_zero_can_be_paginated_when_asked() {
     assert_eq!(page["items"].as_array().unwrap().len(), 2);
     assert_eq!(page["metadata"]["remainingItemCount"], 3);
     assert!(page["metadata"]["continue"].is_string());
+}
+
+#[tokio::test]
+async fn a_continue_token_past_the_namespace_is_an_empty_page_not_a_crash() {
+    use base64::Engine;
+    let server = TestApiServer::builder()
+        .seed_pods(4)
+        .seed_namespaces(2)
+        .start()
+        .await
+        .unwrap();
+    let rv = server.resource_version();
+    for start in ["zzz/x\u{0}", "ns-0/\u{0}", "ns-00\u{0}", "a\u{0}"] {
+        let raw = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": start}).to_string();
+        let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw);
+        let (code, page) = get(
+            &server,
+            &format!("/api/v1/namespaces/ns-0/pods?limit=1&continue={token}"),
+        )
+        .await;
+        assert_eq!(code, 200, "{start:?}: {page}");
+        assert!(page["items"].as_array().unwrap().len() <= 1);
+    }
+    assert_eq!(get(&server, "/api/v1/namespaces/ns-0/pods").await.0, 200);
 }
