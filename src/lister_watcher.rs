@@ -32,8 +32,7 @@ pub struct Bookmark {
 }
 
 /// One decoded event of a watch stream.
-// `Status` outweighs a bookmark, but ERROR events are rare and the object variants are
-// usually larger still: boxing would cost an allocation for nothing.
+// `Status` is large, but ERROR events are rare and boxing would change the contract.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchEvent<K> {
