@@ -62,7 +62,7 @@ pub(crate) fn is_compacted(err: &etcd_client::Error) -> bool {
 
 /// The runtime error for an etcd client failure during `context`.
 ///
-/// Unreachable etcd → `Error::Http` (the reflector backs off and retries); compaction →
+/// Unreachable etcd or a broken connection → `Error::Http` (the reflector backs off and retries); compaction →
 /// 410 Expired; a future revision → 504 Timeout ("Too large resource version", as the API
 /// server says); bad credentials → 401; missing permission → 403; invalid client settings →
 /// `Error::Config`; anything else etcd reports → 500 InternalError naming etcd's message.
@@ -98,10 +98,13 @@ fn from_grpc_status(status: tonic::Status, context: &str) -> Error {
             api_error(401, "Unauthorized", message, context)
         }
         Code::PermissionDenied => api_error(403, "Forbidden", message, context),
-        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => Error::Http {
-            context: format!("{context}: cannot reach etcd"),
-            source: Box::new(status),
-        },
+        // tonic reports a broken HTTP/2 connection (etcd killed mid-stream) as Unknown.
+        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled | Code::Unknown => {
+            Error::Http {
+                context: format!("{context}: cannot reach etcd"),
+                source: Box::new(status),
+            }
+        }
         _ => api_error(
             500,
             "InternalError",
