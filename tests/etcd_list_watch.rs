@@ -496,6 +496,65 @@ async fn field_selectors_apply_on_the_client_for_lists_and_watches() {
 }
 
 #[tokio::test]
+async fn label_selectors_apply_on_the_client_and_watches_see_objects_enter_and_leave() {
+    let server = EtcdServer::start();
+    let etcd = server.connect().await;
+    let lw = EtcdListerWatcher::<ConfigMap>::new(etcd);
+    let writer = lw.writer();
+    let mut db = cm("ns", "db", "1");
+    db.metadata.labels = Some(BTreeMap::from([("app".to_owned(), "db".to_owned())]));
+    let db = writer.create(&db).await.unwrap();
+    writer.create(&cm("ns", "web", "1")).await.unwrap();
+
+    let web_only = |rv: Option<String>| ListOptions {
+        label_selector: Some("app in (web, api)".into()),
+        resource_version: rv,
+        allow_watch_bookmarks: true,
+        ..Default::default()
+    };
+    let page = lw.list(web_only(None)).await.unwrap();
+    let names: Vec<_> = page.items.iter().map(name_of).collect();
+    assert_eq!(names, ["web"]);
+    let err = lw
+        .list(ListOptions {
+            label_selector: Some("app in (".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.status_code(), Some(400), "{err}");
+
+    let mut watch = lw
+        .watch(web_only(page.metadata.resource_version))
+        .await
+        .unwrap();
+    // db enters the selection: ADDED; leaves it: DELETED; changes outside it: nothing.
+    let mut relabelled = db.clone();
+    relabelled.metadata.labels = Some(BTreeMap::from([("app".to_owned(), "api".to_owned())]));
+    let relabelled = writer.update(&relabelled).await.unwrap();
+    assert!(matches!(next_change(&mut watch).await, WatchEvent::Added(o) if name_of(&o) == "db"));
+    let mut back = relabelled.clone();
+    back.metadata.labels = Some(BTreeMap::from([("app".to_owned(), "db".to_owned())]));
+    let back = writer.update(&back).await.unwrap();
+    match next_change(&mut watch).await {
+        WatchEvent::Deleted(o) => {
+            assert_eq!(name_of(&o), "db");
+            assert_eq!(rv_of(&o), rv_of(&back));
+        }
+        other => panic!("expected DELETED, got {other:?}"),
+    }
+    let mut outside = back.clone();
+    outside.data = Some(BTreeMap::from([("k".to_owned(), "2".to_owned())]));
+    writer.update(&outside).await.unwrap();
+    writer.delete(Some("ns"), "db", None).await.unwrap();
+    writer.delete(Some("ns"), "web", None).await.unwrap();
+    match next_change(&mut watch).await {
+        WatchEvent::Deleted(o) => assert_eq!(name_of(&o), "web"),
+        other => panic!("expected DELETED of web, got {other:?}"),
+    }
+}
+
+#[tokio::test]
 async fn undecodable_values_are_counted_and_skipped() {
     let server = EtcdServer::start();
     let etcd = server.connect().await;

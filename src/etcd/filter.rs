@@ -38,11 +38,12 @@ impl ClientFilter {
     /// The filter `options` asks for; 400 BadRequest when a selector does not parse or
     /// names an unsupported field.
     pub fn from_options(options: &ListOptions, context: &str) -> Result<Self, Error> {
-        let labels = match options.label_selector.as_deref().map(str::trim) {
-            Some(s) if !s.is_empty() => {
+        let labels = match options.label_selector.as_deref() {
+            Some(s) => {
                 Some(Selector::from_str(s).map_err(|e| bad_request(e.to_string(), context))?)
+                    .filter(|s| !s.is_empty())
             }
-            _ => None,
+            None => None,
         };
         let fields = match options.field_selector.as_deref() {
             Some(s) => parse_fields(s).map_err(|m| bad_request(m, context))?,
@@ -142,6 +143,26 @@ mod tests {
         assert!(!f.matches(&cm("default", "b")));
         assert!(filter("metadata.name==b").unwrap().matches(&cm("x", "b")));
         assert!(filter("").unwrap().is_everything());
+    }
+
+    #[test]
+    fn label_selectors() {
+        let labelled = |labels: &str| {
+            ClientFilter::from_options(
+                &ListOptions {
+                    label_selector: Some(labels.into()),
+                    ..Default::default()
+                },
+                "test",
+            )
+        };
+        let mut web = cm("ns", "a");
+        web.metadata.labels = Some([("app".to_owned(), "web".to_owned())].into());
+        assert!(labelled("app=web").unwrap().matches(&web));
+        assert!(!labelled("app in (db)").unwrap().matches(&web));
+        assert!(!labelled("app").unwrap().matches(&cm("ns", "b")));
+        assert!(labelled("").unwrap().is_everything());
+        assert_eq!(labelled("app in (").unwrap_err().status_code(), Some(400));
     }
 
     #[test]
