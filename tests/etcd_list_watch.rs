@@ -160,25 +160,35 @@ async fn list_resource_version_semantics() {
     let rv_a = rv_of(&a);
     writer.create(&cm("ns", "b", "1")).await.unwrap();
 
-    let at_a = lw
-        .list(ListOptions {
-            resource_version: Some(rv_a.to_string()),
+    let list_at = |rv: i64, rv_match: Option<ResourceVersionMatch>, limit: Option<i64>| {
+        lw.list(ListOptions {
+            resource_version: Some(rv.to_string()),
+            resource_version_match: rv_match,
+            limit,
             ..Default::default()
         })
-        .await
-        .unwrap();
-    assert_eq!(at_a.items.len(), 1, "an explicit RV reads at that revision");
-    assert_eq!(at_a.metadata.resource_version, Some(rv_a.to_string()));
-
-    let newest = lw
-        .list(ListOptions {
-            resource_version: Some(rv_a.to_string()),
-            resource_version_match: Some(ResourceVersionMatch::NotOlderThan),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(newest.items.len(), 2);
+    };
+    for (rv_match, limit) in [(Some(ResourceVersionMatch::Exact), None), (None, Some(10))] {
+        let at_a = list_at(rv_a, rv_match, limit).await.unwrap();
+        assert_eq!(
+            at_a.items.len(),
+            1,
+            "{rv_match:?} {limit:?} reads at that revision"
+        );
+        assert_eq!(at_a.metadata.resource_version, Some(rv_a.to_string()));
+    }
+    for rv_match in [Some(ResourceVersionMatch::NotOlderThan), None] {
+        let newest = list_at(rv_a, rv_match, None).await.unwrap();
+        assert_eq!(
+            newest.items.len(),
+            2,
+            "{rv_match:?} reads the current state"
+        );
+        assert_eq!(
+            newest.metadata.resource_version,
+            Some((rv_a + 1).to_string())
+        );
+    }
 
     let future = lw
         .list(ListOptions {
@@ -415,11 +425,21 @@ async fn compaction_is_410_expired_for_watch_continue_and_list() {
     let err = lw
         .list(ListOptions {
             resource_version: Some(old_rv.clone()),
+            resource_version_match: Some(ResourceVersionMatch::Exact),
             ..Default::default()
         })
         .await
         .unwrap_err();
     assert!(err.is_gone(), "{err}");
+    // Not older than a compacted revision: the current state will do, as on the API server.
+    let current = lw
+        .list(ListOptions {
+            resource_version: Some(old_rv.clone()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(current.items.len(), 12);
 
     let mut watch = lw.watch(watch_from(&old_rv)).await.unwrap();
     match next(&mut watch).await.unwrap() {

@@ -30,8 +30,10 @@ const INITIAL_EVENTS_PAGE: i64 = 500;
 /// (see [`KeyLayout`] for the key scheme), so informers run without an API server.
 ///
 /// - **list**: a range read of the prefix at one etcd revision. `resourceVersion` unset,
-///   `""` or `"0"` reads the current state; an explicit one reads at exactly that revision
-///   (with `resourceVersionMatch=NotOlderThan`: the current state, 504 if it is older).
+///   `""` or `"0"` reads the current state. An explicit one follows kube-apiserver: with
+///   `resourceVersionMatch=Exact`, or with no match but a `limit`, it reads at exactly that
+///   revision (410 once compacted); with `NotOlderThan`, or with neither match nor limit,
+///   it reads the current state (504 "Too large resource version" if that is older).
 ///   `limit` pages the read; the `continue` token pins every later page to the first page's
 ///   revision. The list's `resourceVersion` is that revision, each object's is its
 ///   `mod_revision`.
@@ -241,9 +243,15 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
                 None | Some("0") => (0, range_start.clone(), 0),
                 Some(rv) => {
                     let rv = parse_resource_version(rv, &context)?;
-                    match options.resource_version_match {
-                        Some(ResourceVersionMatch::NotOlderThan) => (0, range_start.clone(), rv),
-                        _ => (rv, range_start.clone(), 0),
+                    let exact = match options.resource_version_match {
+                        Some(ResourceVersionMatch::Exact) => true,
+                        Some(ResourceVersionMatch::NotOlderThan) => false,
+                        None => options.limit.is_some_and(|l| l > 0),
+                    };
+                    if exact {
+                        (rv, range_start.clone(), 0)
+                    } else {
+                        (0, range_start.clone(), rv)
                     }
                 }
             },
