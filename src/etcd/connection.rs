@@ -31,7 +31,9 @@ impl Etcd {
     /// silently dead etcd ends watches instead of hanging them, and connecting times out
     /// after 5 s. With a user in `options`, this authenticates at once and fails with 401
     /// Unauthorized on bad credentials; without one, the connection is made lazily and an
-    /// unreachable etcd surfaces as `Error::Http` on the first list or watch.
+    /// unreachable etcd surfaces as `Error::Http` on the first list or watch. For a
+    /// long-running informer with a user, also set `with_auto_token_refresh(true)`: etcd's
+    /// auth tokens expire. TLS needs `etcd-client`'s `tls` feature, off here by default.
     pub async fn connect<E: AsRef<str>>(
         endpoints: &[E],
         options: Option<ConnectOptions>,
