@@ -653,3 +653,44 @@ async fn unreachable_etcd_and_bad_credentials_are_clear_errors() {
     assert!(matches!(err, Error::Http { .. }), "{err:?}");
     assert!(err.to_string().contains(&endpoint), "{err}");
 }
+
+#[tokio::test]
+async fn large_objects_list_without_limit_and_a_bulk_delete_is_watched() {
+    let server = EtcdServer::start();
+    let etcd = server.connect().await;
+    let lw = EtcdListerWatcher::<ConfigMap>::new(etcd.clone());
+    let writer = lw.writer();
+    let big = "x".repeat(200 * 1024);
+    for i in 0..60 {
+        writer
+            .create(&cm("ns", &format!("big{i:02}"), &big))
+            .await
+            .unwrap();
+    }
+    // 12 MB: more than one gRPC message of the default size.
+    let all = lw.list(ListOptions::default()).await.unwrap();
+    assert_eq!(all.items.len(), 60);
+    assert_eq!(all.metadata.continue_, None);
+
+    let mut watch = lw
+        .watch(watch_from(&all.metadata.resource_version.unwrap()))
+        .await
+        .unwrap();
+    // One revision deleting every object, with every previous value.
+    etcd.client()
+        .delete(
+            "/registry/configmaps/",
+            Some(informer_runtime::etcd::etcd_client::DeleteOptions::new().with_prefix()),
+        )
+        .await
+        .unwrap();
+    for i in 0..60 {
+        match next_change(&mut watch).await {
+            WatchEvent::Deleted(o) => {
+                assert_eq!(name_of(&o), format!("big{i:02}"));
+                assert_eq!(o.data.as_ref().unwrap()["k"].len(), big.len());
+            }
+            other => panic!("expected DELETED, got {other:?}"),
+        }
+    }
+}

@@ -4,10 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use etcd_client::{Client, ConnectOptions};
+use etcd_client::{Client, ConnectOptions, KvClient, WatchClient};
 
 use super::status::from_etcd;
 use crate::error::Error;
+
+/// The largest gRPC response accepted. etcd caps a value at 1.5 MiB by default and a
+/// read returns at most 500 keys, so this bounds what the runtime asks for, not what a
+/// well-configured etcd sends (gRPC's default, 4 MiB, is hit by a few hundred large objects).
+const MAX_RESPONSE_BYTES: usize = 1 << 30;
 
 /// An etcd v3 connection. Cheap to clone; clones share the underlying gRPC channel.
 #[derive(Clone)]
@@ -66,6 +71,20 @@ impl Etcd {
     /// The etcd client (a cheap clone), for anything this crate does not wrap.
     pub fn client(&self) -> Client {
         self.client.clone()
+    }
+
+    /// A KV client accepting responses up to `MAX_RESPONSE_BYTES`.
+    pub(crate) fn kv(&self) -> KvClient {
+        self.client
+            .kv_client()
+            .max_decoding_message_size(MAX_RESPONSE_BYTES)
+    }
+
+    /// A watch client accepting responses up to `MAX_RESPONSE_BYTES`.
+    pub(crate) fn watch_client(&self) -> WatchClient {
+        self.client
+            .watch_client()
+            .max_decoding_message_size(MAX_RESPONSE_BYTES)
     }
 
     /// The endpoints, as given to [`Etcd::connect`] (comma-joined).

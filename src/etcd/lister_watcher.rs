@@ -25,6 +25,8 @@ use crate::object::Object;
 
 /// Page size of the reads a watch makes when it starts with the current state.
 const INITIAL_EVENTS_PAGE: i64 = 500;
+/// Most keys one etcd range read returns; larger pages take several reads at one revision.
+const READ_CHUNK: i64 = 500;
 
 /// A [`ListerWatcher`] over the objects stored under one etcd key prefix
 /// (see [`KeyLayout`] for the key scheme), so informers run without an API server.
@@ -258,16 +260,16 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
         };
         let continuing = token.is_some();
         let limit = options.limit.filter(|l| *l > 0);
-        let mut kv = self.etcd.client().kv_client();
+        let mut kv = self.etcd.kv();
         let mut items = Vec::new();
         loop {
-            let mut get = GetOptions::new()
+            // Never more than `limit` items, even when the filter drops some; and never a
+            // response so large that it nears the gRPC message limit.
+            let chunk = limit.map_or(READ_CHUNK, |l| (l - items.len() as i64).min(READ_CHUNK));
+            let get = GetOptions::new()
                 .with_range(range_end.clone())
-                .with_revision(revision);
-            if let Some(limit) = limit {
-                // Never more than `limit` items, even when the filter drops some.
-                get = get.with_limit(limit - items.len() as i64);
-            }
+                .with_revision(revision)
+                .with_limit(chunk);
             let response = kv.get(key.clone(), Some(get)).await.map_err(|e| {
                 if continuing && is_compacted(&e) {
                     expired(CONTINUE_EXPIRED_MESSAGE, &context)

@@ -50,10 +50,12 @@ pub(crate) async fn start<K: Object, C: Codec<K>>(
         .with_range(range_end)
         .with_start_revision(last_revision + 1)
         .with_prev_key()
-        .with_progress_notify();
+        .with_progress_notify()
+        // Events are handled one by one, so a large revision split over several
+        // responses needs no reassembly.
+        .with_fragment();
     let stream = source
         .etcd()
-        .client()
         .watch_client()
         .watch(range_start, Some(watch_options))
         .await

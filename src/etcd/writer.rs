@@ -148,8 +148,7 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
         let context = self.context("get", &key);
         let response = self
             .etcd
-            .client()
-            .kv_client()
+            .kv()
             .get(key.clone(), Some(GetOptions::new()))
             .await
             .map_err(|e| from_etcd(e, &context))?;
@@ -201,8 +200,7 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
 
     async fn txn(&self, txn: Txn, context: &str) -> Result<TxnResponse, Error> {
         self.etcd
-            .client()
-            .kv_client()
+            .kv()
             .txn(txn)
             .await
             .map_err(|e| from_etcd(e, context))
