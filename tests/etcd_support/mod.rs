@@ -143,6 +143,22 @@ impl EtcdServer {
         }
     }
 
+    /// Moves the client port (takes effect on the next restart): clients of the old
+    /// endpoint see etcd as down while a test works on the new one.
+    pub fn set_client_port(&mut self, port: u16) {
+        self.client_port = port;
+    }
+
+    /// The client port.
+    pub fn client_port(&self) -> u16 {
+        self.client_port
+    }
+
+    /// A free loopback port.
+    pub fn free_port() -> u16 {
+        free_port()
+    }
+
     /// Starts etcd again on the same ports and data.
     pub fn restart(&mut self) {
         self.kill();
