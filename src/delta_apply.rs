@@ -78,10 +78,16 @@ impl<K: Object> DeltaApplier<K> {
             }
             Delta::ListEnd => {
                 let seen = self.seen.take().unwrap_or_default();
-                for key in self.indexer.list_keys() {
-                    if seen.contains(&key) {
-                        continue;
-                    }
+                let mut gone: Vec<String> = self
+                    .indexer
+                    .list_keys()
+                    .into_iter()
+                    .filter(|k| !seen.contains(k))
+                    .collect();
+                drop(seen);
+                // Sorted so handlers see a reproducible order.
+                gone.sort_unstable();
+                for key in gone {
                     if let Some(last_known) = self.indexer.remove(&key) {
                         emit(
                             Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),

@@ -373,3 +373,38 @@ fn bad_kubeconfigs_name_the_file_and_field() {
         &["users[0].user.exec.apiVersion: unsupported"],
     );
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn expired_exec_credential_is_fetched_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = plain_server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let script = write(
+        dir.path(),
+        "plugin.sh",
+        r#"#!/bin/sh
+here=$(dirname "$0")
+n=$(cat "$here/count" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$here/count"
+printf '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t-%s","expirationTimestamp":"2001-01-01T00:00:00Z"}}' "$n"
+"#,
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let client = Client::new(
+        config(
+            dir.path(),
+            &format!("server: \"{}\"", server.url),
+            &format!(
+                "exec: {{ apiVersion: client.authentication.k8s.io/v1beta1, command: \"{}\" }}",
+                script.display()
+            ),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    list_in(&client, "team").await.unwrap();
+    list_in(&client, "team").await.unwrap();
+    assert_eq!(last_auth(&server).as_deref(), Some("Bearer t-2"));
+}

@@ -215,3 +215,54 @@ async fn exec_plugin_client_certificate_is_presented() {
     .unwrap();
     assert_eq!(list(&client).await.unwrap(), 1);
 }
+
+#[tokio::test]
+async fn watch_streams_over_http2_with_tls() {
+    use futures_util::StreamExt;
+    use informer_runtime::lister_watcher::WatchEvent;
+    let pki = Pki::new();
+    let server = Server::start(Some(pki.server_tls(false)), |_| {
+        let events = (0..20)
+            .map(|i| {
+                format!(
+                    "{{\"type\":\"ADDED\",\"object\":{{\"metadata\":{{\"name\":\"p{i}\"}}}}}}\n"
+                )
+                .into_bytes()
+            })
+            .collect();
+        let mut reply = Reply::chunks(200, events);
+        reply.pause = Duration::from_millis(1);
+        reply
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let client = load(
+        &dir,
+        &format!(
+            "server: \"{}\", certificate-authority-data: {}",
+            server.url,
+            b64(&pki.ca_pem)
+        ),
+        "",
+    )
+    .unwrap();
+    let stream = tokio::time::timeout(
+        Duration::from_secs(30),
+        client.watch::<Pod>(None, &ListOptions::default()),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let events: Vec<_> = tokio::time::timeout(Duration::from_secs(30), stream.collect::<Vec<_>>())
+        .await
+        .unwrap();
+    assert_eq!(events.len(), 20);
+    assert!(
+        matches!(&events[19], Ok(WatchEvent::Added(p)) if p.metadata.name.as_deref() == Some("p19"))
+    );
+    assert_eq!(
+        server.seen()[0].version,
+        hyper::Version::HTTP_2,
+        "ALPN must offer h2"
+    );
+}

@@ -30,10 +30,11 @@ pub struct Identity {
 
 impl Identity {
     /// An identity from PEM certificate(s) and a PEM private key (PKCS#1, PKCS#8 or SEC1).
-    pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Self, String> {
-        let cert_chain = parse_certs(cert_pem)?;
+    pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Self, Error> {
+        let cert_chain =
+            parse_certs(cert_pem).map_err(|e| Error::Config(format!("client certificate: {e}")))?;
         let key = PrivateKeyDer::from_pem_slice(key_pem)
-            .map_err(|e| format!("no usable PEM private key: {e}"))?;
+            .map_err(|e| Error::Config(format!("client key: no usable PEM private key: {e}")))?;
         Ok(Self { cert_chain, key })
     }
 }
@@ -135,7 +136,7 @@ impl std::fmt::Debug for ExecConfig {
 /// Everything a [`Client`](super::Client) needs to reach and authenticate to an API server.
 ///
 /// `Debug` never prints tokens, passwords or keys.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Config {
     /// The server's base URL, e.g. `https://10.0.0.1:6443` (a path prefix is kept).
     pub cluster_url: String,
@@ -155,6 +156,28 @@ pub struct Config {
     pub connect_timeout: Duration,
     /// The longest pause between two chunks of a list response; watches have none.
     pub list_read_timeout: Option<Duration>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("cluster_url", &self.cluster_url)
+            .field(
+                "root_certs",
+                &self
+                    .root_certs
+                    .as_ref()
+                    .map(|c| format!("{} certificate(s)", c.len())),
+            )
+            .field("identity", &self.identity)
+            .field("auth", &self.auth)
+            .field("insecure_skip_tls_verify", &self.insecure_skip_tls_verify)
+            .field("tls_server_name", &self.tls_server_name)
+            .field("default_namespace", &self.default_namespace)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("list_read_timeout", &self.list_read_timeout)
+            .finish()
+    }
 }
 
 impl Config {

@@ -298,7 +298,7 @@ enum WireEvent<T> {
     #[serde(rename = "BOOKMARK")]
     Bookmark(BookmarkObject),
     #[serde(rename = "ERROR")]
-    Error(Status),
+    Error(Box<Status>),
 }
 
 /// The only parts of a BOOKMARK's object that matter.
@@ -329,7 +329,7 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
         WireEvent::Added(o) => WatchEvent::Added(o),
         WireEvent::Modified(o) => WatchEvent::Modified(o),
         WireEvent::Deleted(o) => WatchEvent::Deleted(o),
-        WireEvent::Error(s) => WatchEvent::Error(s),
+        WireEvent::Error(s) => WatchEvent::Error(*s),
         WireEvent::Bookmark(b) => {
             let resource_version = b
                 .metadata
@@ -486,6 +486,82 @@ mod tests {
         assert!(decode_event::<Pod>(br#"{"type":"BOOKMARK","object":{}}"#).is_err());
         assert!(decode_event::<Pod>(br#"{"type":"NOPE","object":{}}"#).is_err());
         assert!(decode_event::<Pod>(b"garbage").is_err());
+    }
+
+    fn labelled_pod(name: &str, value: &str) -> Pod {
+        let mut pod = Pod::default();
+        pod.metadata.name = Some(name.to_owned());
+        pod.metadata.labels = Some([("k".to_owned(), value.to_owned())].into());
+        pod
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_split_of_any_list_decodes_to_the_same_items(
+            values in proptest::collection::vec(r#"[a-z\\"{}\[\],:é\n ]{0,12}"#, 0..6),
+            cuts in proptest::collection::vec(1usize..40, 1..30),
+        ) {
+            let pods: Vec<Pod> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| labelled_pod(&format!("p{i}"), v))
+                .collect();
+            let body = serde_json::to_vec(&serde_json::json!({
+                "kind": "PodList",
+                "apiVersion": "v1",
+                "metadata": { "resourceVersion": "5" },
+                "items": pods,
+            }))
+            .unwrap();
+            let mut d = ListDecoder::<Pod>::new();
+            let mut rest = body.as_slice();
+            for cut in cuts.iter().cycle() {
+                if rest.is_empty() {
+                    break;
+                }
+                let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
+                d.feed(chunk).unwrap();
+                rest = tail;
+            }
+            let (meta, items) = d.finish().unwrap();
+            proptest::prop_assert_eq!(meta.resource_version.as_deref(), Some("5"));
+            proptest::prop_assert_eq!(items, pods);
+        }
+
+        #[test]
+        fn any_split_of_watch_lines_yields_every_event(
+            values in proptest::collection::vec(r#"[a-z\\"{}é ]{0,12}"#, 1..6),
+            cuts in proptest::collection::vec(1usize..40, 1..30),
+        ) {
+            let pods: Vec<Pod> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| labelled_pod(&format!("p{i}"), v))
+                .collect();
+            let mut body = Vec::new();
+            for pod in &pods {
+                serde_json::to_writer(&mut body, &serde_json::json!({"type": "MODIFIED", "object": pod}))
+                    .unwrap();
+                body.push(b'\n');
+            }
+            let mut splitter = LineSplitter::default();
+            let mut seen = Vec::new();
+            let mut rest = body.as_slice();
+            for cut in cuts.iter().cycle() {
+                if rest.is_empty() {
+                    break;
+                }
+                let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
+                splitter.feed(chunk, |line| {
+                    seen.push(decode_event::<Pod>(line).unwrap());
+                    true
+                });
+                rest = tail;
+            }
+            proptest::prop_assert!(splitter.into_remainder().is_empty());
+            let expected: Vec<WatchEvent<Pod>> = pods.into_iter().map(WatchEvent::Modified).collect();
+            proptest::prop_assert_eq!(seen, expected);
+        }
     }
 
     #[test]

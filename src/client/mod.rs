@@ -8,8 +8,8 @@
 mod auth;
 pub mod config;
 mod decode;
+mod error_response;
 pub mod kubeconfig;
-mod status;
 mod tls;
 
 use std::any::TypeId;
@@ -308,6 +308,7 @@ impl Client {
                 .await?
                 .map_err(|e| http_error(&request.context, "sending the request", &e))?;
             let status = response.status();
+            tracing::debug!(context = %request.context, %status, "response");
             if status == StatusCode::UNAUTHORIZED && !refreshed && inner.auth.refreshable() {
                 tracing::debug!(context = %request.context, "401 Unauthorized; refreshing credentials");
                 refreshed = true;
@@ -315,7 +316,7 @@ impl Client {
                 continue;
             }
             if !status.is_success() {
-                return Err(status::api_error(response, &request.context).await);
+                return Err(error_response::api_error(response, &request.context).await);
             }
             return Ok(response);
         }
@@ -355,9 +356,11 @@ impl Client {
         let state = WatchState {
             response,
             lines: LineSplitter::default(),
-            ready: VecDeque::new(),
-            done: false,
-            context: request.context,
+            events: DecodedEvents {
+                ready: VecDeque::new(),
+                done: false,
+                context: request.context,
+            },
         };
         Ok(futures_util::stream::unfold(state, next_event).boxed())
     }
@@ -374,40 +377,38 @@ struct Request {
 struct WatchState<T> {
     response: reqwest::Response,
     lines: LineSplitter,
+    events: DecodedEvents<T>,
+}
+
+/// Events decoded from the lines received so far, not yet handed out.
+struct DecodedEvents<T> {
     ready: VecDeque<Result<WatchEvent<T>, Error>>,
+    /// Set once the stream has nothing more to give after `ready`.
     done: bool,
     context: String,
 }
 
-impl<T: DeserializeOwned> WatchState<T> {
-    /// Decodes one line into `ready`; a bad line ends the stream with its error.
+impl<T: DeserializeOwned> DecodedEvents<T> {
+    /// Decodes one line into `ready`; a bad line ends the stream with its error
+    /// (returns `false` so no further line is decoded).
     fn push_line(&mut self, line: &[u8]) -> bool {
-        push_line(&mut self.ready, &mut self.done, &self.context, line)
-    }
-}
-
-fn push_line<T: DeserializeOwned>(
-    ready: &mut VecDeque<Result<WatchEvent<T>, Error>>,
-    done: &mut bool,
-    context: &str,
-    line: &[u8],
-) -> bool {
-    if decode::is_blank(line) {
-        return true;
-    }
-    match decode::decode_event(line) {
-        Ok(event) => {
-            ready.push_back(Ok(event));
-            true
+        if decode::is_blank(line) {
+            return true;
         }
-        Err(source) => {
-            ready.push_back(Err(Error::Decode {
-                context: context.to_owned(),
-                what: decode::quote_line(line),
-                source,
-            }));
-            *done = true;
-            false
+        match decode::decode_event(line) {
+            Ok(event) => {
+                self.ready.push_back(Ok(event));
+                true
+            }
+            Err(source) => {
+                self.ready.push_back(Err(Error::Decode {
+                    context: self.context.clone(),
+                    what: decode::quote_line(line),
+                    source,
+                }));
+                self.done = true;
+                false
+            }
         }
     }
 }
@@ -416,32 +417,26 @@ async fn next_event<T: DeserializeOwned>(
     mut st: WatchState<T>,
 ) -> Option<(Result<WatchEvent<T>, Error>, WatchState<T>)> {
     loop {
-        if let Some(event) = st.ready.pop_front() {
+        if let Some(event) = st.events.ready.pop_front() {
             return Some((event, st));
         }
-        if st.done {
+        if st.events.done {
             return None;
         }
         match st.response.chunk().await {
             Ok(Some(chunk)) => {
-                let WatchState {
-                    lines,
-                    ready,
-                    done,
-                    context,
-                    ..
-                } = &mut st;
-                lines.feed(&chunk, |line| push_line(ready, done, context, line));
+                let events = &mut st.events;
+                st.lines.feed(&chunk, |line| events.push_line(line));
             }
             Ok(None) => {
-                st.done = true;
+                st.events.done = true;
                 let rest = std::mem::take(&mut st.lines).into_remainder();
-                st.push_line(&rest);
+                st.events.push_line(&rest);
             }
             Err(e) => {
-                st.done = true;
-                st.ready
-                    .push_back(Err(http_error(&st.context, "reading the watch stream", &e)));
+                st.events.done = true;
+                let error = http_error(&st.events.context, "reading the watch stream", &e);
+                st.events.ready.push_back(Err(error));
             }
         }
     }

@@ -81,6 +81,7 @@ pub struct Seen {
     pub authorization: Option<String>,
     pub accept: Option<String>,
     pub user_agent: Option<String>,
+    pub version: hyper::Version,
 }
 
 /// A scripted answer: status, headers, body chunks sent with a pause between them,
@@ -231,6 +232,7 @@ where
                 authorization: header("authorization"),
                 accept: header("accept"),
                 user_agent: header("user-agent"),
+                version: req.version(),
             };
             seen.lock().unwrap().push(request.clone());
             Ok::<_, Infallible>(respond(handler(&request)))
