@@ -168,7 +168,8 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
         &self.etcd
     }
 
-    pub(crate) fn stats_undecodable(&self) {
+    /// Counts a value that could not be decoded (or was missing).
+    pub(crate) fn count_undecodable(&self) {
         self.stats.count_undecodable();
     }
 

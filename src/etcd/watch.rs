@@ -205,7 +205,7 @@ impl<K: Object, C: Codec<K>> WatchState<K, C> {
         // every stored version has `version >= 1`.
         if kv.version() == 0 {
             let Some(prev) = event.prev_kv() else {
-                self.source.stats_undecodable();
+                self.source.count_undecodable();
                 tracing::warn!(
                     context = %self.context,
                     key = %String::from_utf8_lossy(kv.key()),
