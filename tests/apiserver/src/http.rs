@@ -213,14 +213,23 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
         .specs()
         .iter()
         .filter(|s| s.group == group && s.version == version)
-        .map(|s| {
-            json!({
-                "name": s.plural,
-                "singularName": s.singular(),
-                "namespaced": s.namespaced,
-                "kind": s.kind,
-                "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-            })
+        .flat_map(|s| {
+            [
+                json!({
+                    "name": s.plural,
+                    "singularName": s.singular(),
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
+                }),
+                json!({
+                    "name": format!("{}/status", s.plural),
+                    "singularName": "",
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["get", "patch", "update"],
+                }),
+            ]
         })
         .collect();
     if resources.is_empty() {
@@ -256,7 +265,11 @@ fn group_list(state: &State) -> Value {
                 .iter()
                 .map(|v| json!({"groupVersion": format!("{g}/{v}"), "version": v}))
                 .collect();
-            json!({"name": g, "versions": vs.clone(), "preferredVersion": vs[0]})
+            json!({
+                "name": g,
+                "preferredVersion": vs.first().cloned().unwrap_or_default(),
+                "versions": vs,
+            })
         })
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
@@ -267,6 +280,8 @@ struct Target {
     namespace: Option<String>,
     plural: String,
     name: Option<String>,
+    /// The `status` subresource.
+    status: bool,
 }
 
 fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
@@ -281,11 +296,19 @@ fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
             namespace,
             plural: plural.clone(),
             name: None,
+            status: false,
         }),
         [plural, name] => Ok(Target {
             namespace,
             plural: plural.clone(),
             name: Some(name.clone()),
+            status: false,
+        }),
+        [plural, name, sub] if sub == "status" => Ok(Target {
+            namespace,
+            plural: plural.clone(),
+            name: Some(name.clone()),
+            status: true,
         }),
         _ => Err(StatusError::unknown_resource()),
     }
@@ -317,7 +340,7 @@ async fn resource_request(
         (&Method::POST, false) if target.namespace.is_some() || !r.spec.namespaced => "create",
         (&Method::PUT, true) => "update",
         (&Method::PATCH, true) => "patch",
-        (&Method::DELETE, true) => "delete",
+        (&Method::DELETE, true) if !target.status => "delete",
         _ => return Err(StatusError::method_not_allowed()),
     };
     let resource = r.spec.group_resource();
@@ -352,7 +375,11 @@ async fn resource_request(
         }
         "update" => {
             let body = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.update(&r, ns, name, body)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.update(&r, ns, name, body, target.status)?,
+            )
         }
         "patch" => {
             let content_type = req
@@ -368,7 +395,11 @@ async fn resource_request(
                 return Err(StatusError::unsupported_media_type(&content_type));
             }
             let patch = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.patch(&r, ns, name, &patch)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.patch(&r, ns, name, &patch, target.status)?,
+            )
         }
         _ => object_response(StatusCode::OK, &r.spec, &state.delete(&r, ns, name)?),
     };

@@ -28,8 +28,8 @@
 //! # Differences from kube-apiserver
 //!
 //! Deletes are immediate (no graceful deletion or finalizers); namespaces need not exist;
-//! strategic merge patches are applied as JSON merge patches; `status` is written by the
-//! main resource (no subresources); `generation` is bumped on any change outside
+//! strategic merge patches are applied as JSON merge patches; of the subresources only
+//! `status` exists, and writes to the main resource may change `status` too; `generation` is bumped on any change outside
 //! `metadata` and `status`.
 #![deny(missing_docs)]
 
@@ -52,6 +52,7 @@ mod server;
 mod state;
 pub mod status;
 mod store;
+mod template;
 mod tls;
 mod watch;
 mod wire;
