@@ -94,8 +94,15 @@ async fn generated_config_map_informer_and_lister_run_over_etcd() {
         lister.config_maps("elsewhere").get("web-2").is_none(),
         "the factory's namespace applies to the etcd source"
     );
-    let mut names = seen.lock().unwrap().clone();
-    names.sort();
+    // Handlers run on their own queues: the cache can be ahead of them.
+    let names = loop {
+        let mut names = seen.lock().unwrap().clone();
+        names.sort();
+        if names.len() >= 3 || tokio::time::Instant::now() > deadline {
+            break names;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     assert_eq!(names, ["db-0", "web-0", "web-1"]);
     tokio::time::timeout(Duration::from_secs(30), factory.shutdown())
         .await
