@@ -11,6 +11,8 @@ pub mod client;
 pub mod delta_apply;
 pub mod delta_fifo;
 pub mod error;
+#[cfg(feature = "etcd")]
+pub mod etcd;
 pub mod factory;
 pub mod generic;
 pub mod handler;
