@@ -193,7 +193,9 @@ impl<K: Object> SharedIndexInformer<K> {
         Ok(())
     }
 
-    /// Adds a handler; it first receives the current contents as adds.
+    /// Adds a handler; it first receives the current contents as adds. On an informer that
+    /// already stopped the handler receives nothing and its registration reports
+    /// [`is_removed`](HandlerRegistration::is_removed).
     pub fn add_event_handler(&self, handler: impl ResourceEventHandler<K>) -> HandlerRegistration {
         self.add_event_handler_with_resync_period(handler, self.inner.default_resync)
     }
@@ -211,7 +213,8 @@ impl<K: Object> SharedIndexInformer<K> {
             .processor
             .add_handler(Arc::new(handler), Some(resync_period), initial);
         if self.inner.stopped.load(Ordering::Acquire) {
-            reg.remove();
+            // Nothing will follow the initial contents; let the handler thread end.
+            drop(dispatch.processor.close());
         }
         reg
     }
@@ -223,7 +226,7 @@ impl<K: Object> SharedIndexInformer<K> {
         let initial = self.inner.indexer.list();
         let (reg, stream) = dispatch.processor.add_stream(initial);
         if self.inner.stopped.load(Ordering::Acquire) {
-            reg.remove();
+            drop(dispatch.processor.close());
         }
         (reg, stream)
     }
