@@ -1,1 +1,2 @@
 //! Emitters: the model becomes tokens and then formatted Rust files.
+pub mod types;

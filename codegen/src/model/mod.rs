@@ -34,3 +34,5 @@ pub struct ResourceDef {
     /// Description for doc comments, if the source has one.
     pub doc: Option<String>,
 }
+
+pub mod schema;

@@ -1,1 +1,2 @@
 //! Readers: each input format becomes [`crate::model::ResourceDef`]s.
+pub mod crd;
