@@ -337,7 +337,8 @@ fn doc_attrs(paragraphs: &[String]) -> TokenStream {
         let mut in_fence = false;
         let mut list_indent: Option<usize> = None;
         for raw in paragraph.lines() {
-            let line = raw.trim();
+            let detabbed = raw.replace('\t', "    ");
+            let line = detabbed.trim();
             if line.starts_with("```") {
                 lines.push(if in_fence {
                     "```".into()
@@ -348,7 +349,7 @@ fn doc_attrs(paragraphs: &[String]) -> TokenStream {
                 continue;
             }
             if in_fence {
-                lines.push(raw.trim_end().to_owned());
+                lines.push(raw.trim_end().replace('\t', "    "));
                 continue;
             }
             if line.is_empty() {
@@ -383,13 +384,14 @@ fn doc_attrs(paragraphs: &[String]) -> TokenStream {
     quote!(#(#attrs)*)
 }
 
-/// The width of a Markdown list marker (`- `, `* `, `+ `, `12. `) starting `line`.
+/// The width of a Markdown list marker (`- `, `* `, `+ `, `12. `, `1) `) starting `line`.
 fn list_marker_width(line: &str) -> Option<usize> {
     if ["- ", "* ", "+ "].iter().any(|m| line.starts_with(m)) {
         return Some(2);
     }
     let digits = line.chars().take_while(char::is_ascii_digit).count();
-    (digits > 0 && line[digits..].starts_with(". ")).then_some(digits + 2)
+    let ordered = line[digits..].starts_with(". ") || line[digits..].starts_with(") ");
+    (digits > 0 && ordered).then_some(digits + 2)
 }
 
 #[cfg(test)]
@@ -420,6 +422,7 @@ mod tests {
     fn numbered_lists_are_recognised() {
         assert_eq!(list_marker_width("12. x"), Some(4));
         assert_eq!(list_marker_width("12.x"), None);
+        assert_eq!(list_marker_width("1) run"), Some(3));
         assert_eq!(list_marker_width("- x"), Some(2));
         assert_eq!(list_marker_width("-x"), None);
     }

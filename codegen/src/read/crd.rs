@@ -86,16 +86,10 @@ pub enum CrdErrorKind {
     /// A schema node that no Rust type fits.
     #[error("cannot type this schema: {0}")]
     Untypeable(String),
-    /// Two CRDs would generate the same resource or Rust name.
-    #[error("clashes with CRD `{other_crd}` from {other_file}: {what}")]
-    Clash {
-        /// The other CRD.
-        other_crd: String,
-        /// The other CRD's file.
-        other_file: String,
-        /// What is shared.
-        what: String,
-    },
+    /// Two CRDs would generate the same resource or Rust name; the text names the other CRD,
+    /// its file and what they share.
+    #[error("clashes with {0}")]
+    Clash(String),
 }
 
 /// One served version of a parsed CRD.
@@ -420,11 +414,11 @@ fn clash(crd: &Crd, other: &Crd, what: String) -> CrdError {
         file: crd.file.clone(),
         crd: Some(crd.name.clone()),
         json_path: None,
-        kind: CrdErrorKind::Clash {
-            other_crd: other.name.clone(),
-            other_file: other.file.display().to_string(),
-            what,
-        },
+        kind: CrdErrorKind::Clash(format!(
+            "CRD `{}` from {}: {what}",
+            other.name,
+            other.file.display()
+        )),
     }
 }
 
