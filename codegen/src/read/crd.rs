@@ -469,8 +469,15 @@ fn type_module(
         typer.crd = &crd.name;
         let root_path = format!("spec.versions[{}].schema.openAPIV3Schema", version.index);
         let mut root = typer.root(version.schema.as_ref(), &root_path, ident)?;
-        root.doc.extend(resource_notes(crd, version));
-        let doc = root.doc.first().cloned();
+        let notes = resource_notes(crd, version);
+        let doc = version
+            .schema
+            .as_ref()
+            .and_then(|s| s.get("description"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| notes.first().cloned());
+        root.doc.extend(notes);
         resources.push(CrdResource {
             def: ResourceDef {
                 group: crd.group.clone(),
@@ -547,8 +554,8 @@ struct Typer<'a> {
     /// Structs already emitted, by shape, so that a sub-schema repeated across the module
     /// (label selectors, pod templates) becomes one type instead of hundreds.
     struct_ids: HashMap<StructShape, String>,
-    /// Enums already emitted, by their values.
-    enum_ids: HashMap<Vec<String>, String>,
+    /// Enums already emitted, by their values and description.
+    enum_ids: HashMap<(Vec<String>, Vec<String>), String>,
 }
 
 /// What makes two structs interchangeable: the same fields (wire names, types, docs) and the
@@ -747,11 +754,14 @@ impl Typer<'_> {
             .filter(|v| seen.insert(*v))
             .map(str::to_owned)
             .collect();
-        if let Some(existing) = self.enum_ids.get(&values) {
+        let mut doc = description(schema);
+        let key = (values, doc.clone());
+        if let Some(existing) = self.enum_ids.get(&key) {
             return FieldType::Named(existing.clone());
         }
         let name = self.names.claim(hint);
-        self.enum_ids.insert(values.clone(), name.clone());
+        let values = key.0.clone();
+        self.enum_ids.insert(key, name.clone());
         let mut variant_names = NameSet::default();
         let variants: Vec<VariantDef> = values
             .into_iter()
@@ -761,7 +771,6 @@ impl Typer<'_> {
             })
             .collect();
         let fallback = variant_names.claim("Other");
-        let mut doc = description(schema);
         if doc.is_empty() {
             doc.push(format!("String enum at `{path}`."));
         }
@@ -899,7 +908,7 @@ impl Typer<'_> {
             }
         };
         let mut doc = description(schema);
-        if doc.is_empty() {
+        if doc.is_empty() && !root {
             doc.push(format!("Object at `{path}`."));
         }
         let rest = rest.map(|ty| {
