@@ -353,7 +353,7 @@ mod tests {
         assert_eq!(field_ident("type"), "r#type");
         assert_eq!(field_ident("for"), "r#for");
         assert_eq!(field_ident("self"), "self_");
-        assert_eq!(field_ident("hugepages-1Gi"), "hugepages_1_gi");
+        assert_eq!(field_ident("hugepages-1Gi"), "hugepages_1gi");
         assert_eq!(field_ident("HPAReplicas"), "hpa_replicas");
         assert_eq!(field_ident("$ref"), "r#ref");
         assert_eq!(field_ident("1abc"), "_1abc");
@@ -375,7 +375,7 @@ mod tests {
         assert_eq!(variant_ident(""), "Empty");
         assert_eq!(variant_ident("digital signature"), "DigitalSignature");
         assert_eq!(variant_ident("gzip+base64"), "GzipPlusBase64");
-        assert_eq!(variant_ident("1Gi"), "V1Gi");
+        assert_eq!(variant_ident("1Gi"), "V1gi");
         assert_eq!(variant_ident("Self"), "Self_");
     }
 
