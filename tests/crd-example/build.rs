@@ -1,27 +1,22 @@
-//! Generates Rust types for every CRD of the shared corpus, and for the generator's golden
-//! fixtures, into `OUT_DIR`.
+//! Uses informer-gen exactly as a user would: typed resources, informers, listers and a
+//! `SharedInformerFactory` for every CRD of the shared corpus, into `OUT_DIR/informers.rs`.
+//! The generator's golden fixture CRDs are generated too (types only), so they compile.
 
-use std::path::{Path, PathBuf};
-
-fn generate(inputs: &[PathBuf], out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let (model, files) = informer_gen::read::crd::read_paths(inputs)?;
-    for file in files {
-        println!("cargo:rerun-if-changed={}", file.display());
-    }
-    std::fs::write(out, informer_gen::emit::types::render_crd_types(&model)?)?;
-    Ok(())
-}
+use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
-    generate(
-        &[manifest_dir.join("../../../shared/crds")],
-        &out_dir.join("crds.rs"),
-    )?;
-    generate(
-        &[manifest_dir.join("../../codegen/tests/fixtures/crd-golden")],
-        &out_dir.join("golden.rs"),
-    )?;
+    informer_gen::Config::new()
+        .crd(manifest_dir.join("../../../shared/crds"))
+        .generate()?;
+
+    let golden = manifest_dir.join("../../codegen/tests/fixtures/crd-golden");
+    println!("cargo:rerun-if-changed={}", golden.display());
+    let (model, files) = informer_gen::read::crd::read_paths(&[golden])?;
+    for file in files {
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+    let out = PathBuf::from(std::env::var("OUT_DIR")?).join("golden.rs");
+    std::fs::write(out, informer_gen::emit::types::render_crd_types(&model)?)?;
     Ok(())
 }

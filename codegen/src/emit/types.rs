@@ -11,7 +11,9 @@ use crate::model::schema::{
 use crate::model::Scope;
 
 /// Tokens for every module of `model`: `pub mod <group> { pub mod <version> { ... } }`.
-pub fn crd_types_tokens(model: &CrdModel) -> TokenStream {
+/// `k8s_openapi` is the path generated code uses for the k8s-openapi crate (`::k8s_openapi`,
+/// or a re-export such as `::informer_runtime::k8s_openapi`).
+pub fn crd_types_tokens(model: &CrdModel, k8s_openapi: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     let mut modules = model.modules.iter().peekable();
     while let Some(first) = modules.next() {
@@ -21,7 +23,7 @@ pub fn crd_types_tokens(model: &CrdModel) -> TokenStream {
         }
         let group_ident = ident(&first.group_module);
         let group_doc = doc_attrs(&[format!("Custom resources of API group `{}`.", first.group)]);
-        let versions = versions.into_iter().map(version_module);
+        let versions = versions.into_iter().map(|m| version_module(m, k8s_openapi));
         out.extend(quote! {
             #group_doc
             pub mod #group_ident {
@@ -32,13 +34,13 @@ pub fn crd_types_tokens(model: &CrdModel) -> TokenStream {
     out
 }
 
-/// [`crd_types_tokens`], formatted as a Rust source file.
+/// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi`, formatted as a Rust source file.
 pub fn render_crd_types(model: &CrdModel) -> Result<String, syn::Error> {
-    let file: syn::File = syn::parse2(crd_types_tokens(model))?;
+    let file: syn::File = syn::parse2(crd_types_tokens(model, &quote!(::k8s_openapi)))?;
     Ok(prettyplease::unparse(&file))
 }
 
-fn version_module(module: &GroupVersionModule) -> TokenStream {
+fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> TokenStream {
     let version_ident = ident(&module.version_module);
     let kinds: Vec<String> = module
         .resources
@@ -51,9 +53,9 @@ fn version_module(module: &GroupVersionModule) -> TokenStream {
         module.version,
         kinds.join(", ")
     )]);
-    let resources = module.resources.iter().map(resource);
+    let resources = module.resources.iter().map(|r| resource(r, k8s));
     let types = module.types.iter().map(|t| match t {
-        TypeDef::Struct(s) => structure(s),
+        TypeDef::Struct(s) => structure(s, k8s),
         TypeDef::Enum(e) => enumeration(e),
     });
     quote! {
@@ -77,7 +79,7 @@ fn unraw(name: &str) -> &str {
     name.strip_prefix("r#").unwrap_or(name)
 }
 
-fn type_tokens(ty: &FieldType) -> TokenStream {
+fn type_tokens(ty: &FieldType, k8s: &TokenStream) -> TokenStream {
     match ty {
         FieldType::String => quote!(::std::string::String),
         FieldType::Bool => quote!(bool),
@@ -85,16 +87,16 @@ fn type_tokens(ty: &FieldType) -> TokenStream {
         FieldType::I64 => quote!(i64),
         FieldType::F64 => quote!(f64),
         FieldType::IntOrString => {
-            quote!(::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString)
+            quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString)
         }
-        FieldType::Time => quote!(::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time),
+        FieldType::Time => quote!(#k8s::apimachinery::pkg::apis::meta::v1::Time),
         FieldType::Value => quote!(::serde_json::Value),
         FieldType::Array(inner) => {
-            let inner = type_tokens(inner);
+            let inner = type_tokens(inner, k8s);
             quote!(::std::vec::Vec<#inner>)
         }
         FieldType::Map(inner) => {
-            let inner = type_tokens(inner);
+            let inner = type_tokens(inner, k8s);
             quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
         }
         FieldType::Named(name) => {
@@ -104,8 +106,8 @@ fn type_tokens(ty: &FieldType) -> TokenStream {
     }
 }
 
-fn field_type_tokens(field: &FieldDef) -> TokenStream {
-    let ty = type_tokens(&field.ty);
+fn field_type_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
+    let ty = type_tokens(&field.ty, k8s);
     if field.optional {
         quote!(::std::option::Option<#ty>)
     } else {
@@ -121,10 +123,10 @@ fn field_doc(field: &FieldDef) -> TokenStream {
     }
 }
 
-fn field_tokens(field: &FieldDef) -> TokenStream {
+fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
     let doc = field_doc(field);
     let name = ident(&field.rust_name);
-    let ty = field_type_tokens(field);
+    let ty = field_type_tokens(field, k8s);
     let mut serde_args = Vec::new();
     if unraw(&field.rust_name) != field.wire_name {
         let wire = &field.wire_name;
@@ -144,12 +146,12 @@ fn field_tokens(field: &FieldDef) -> TokenStream {
     }
 }
 
-fn rest_tokens(rest: Option<&(String, FieldType)>) -> TokenStream {
+fn rest_tokens(rest: Option<&(String, FieldType)>, k8s: &TokenStream) -> TokenStream {
     let Some((name, ty)) = rest else {
         return TokenStream::new();
     };
     let name = ident(name);
-    let ty = type_tokens(ty);
+    let ty = type_tokens(ty, k8s);
     quote! {
         /// Fields the schema does not declare, kept as they arrived.
         #[serde(flatten)]
@@ -157,12 +159,12 @@ fn rest_tokens(rest: Option<&(String, FieldType)>) -> TokenStream {
     }
 }
 
-fn structure(def: &StructDef) -> TokenStream {
+fn structure(def: &StructDef, k8s: &TokenStream) -> TokenStream {
     let doc = doc_attrs(&def.doc);
     let name = ident(&def.name);
     let default = def.default.then(|| quote!(Default,));
-    let fields = def.fields.iter().map(field_tokens);
-    let rest = rest_tokens(def.rest.as_ref());
+    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
+    let rest = rest_tokens(def.rest.as_ref(), k8s);
     quote! {
         #doc
         #[derive(Clone, Debug, #default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -229,13 +231,13 @@ fn enumeration(def: &EnumDef) -> TokenStream {
     }
 }
 
-fn resource(resource: &CrdResource) -> TokenStream {
+fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
     let def = &resource.root;
     let doc = doc_attrs(&def.doc);
     let name = ident(&def.name);
     let default = def.default.then(|| quote!(Default,));
-    let fields = def.fields.iter().map(field_tokens);
-    let rest = rest_tokens(def.rest.as_ref());
+    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
+    let rest = rest_tokens(def.rest.as_ref(), k8s);
     let serialize_fields = def.fields.iter().map(|f| {
         let wire = &f.wire_name;
         let name = ident(&f.rust_name);
@@ -270,8 +272,8 @@ fn resource(resource: &CrdResource) -> TokenStream {
     let plural = &resource.def.plural;
     let list_kind = &resource.def.list_kind;
     let scope = match resource.def.scope {
-        Scope::Namespaced => quote!(::k8s_openapi::NamespaceResourceScope),
-        Scope::Cluster => quote!(::k8s_openapi::ClusterResourceScope),
+        Scope::Namespaced => quote!(#k8s::NamespaceResourceScope),
+        Scope::Cluster => quote!(#k8s::ClusterResourceScope),
     };
     quote! {
         #doc
@@ -279,12 +281,12 @@ fn resource(resource: &CrdResource) -> TokenStream {
         pub struct #name {
             /// Standard object metadata.
             #[serde(default)]
-            pub metadata: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            pub metadata: #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta,
             #(#fields)*
             #rest
         }
 
-        impl ::k8s_openapi::Resource for #name {
+        impl #k8s::Resource for #name {
             const API_VERSION: &'static str = #api_version;
             const GROUP: &'static str = #group;
             const KIND: &'static str = #kind;
@@ -293,12 +295,12 @@ fn resource(resource: &CrdResource) -> TokenStream {
             type Scope = #scope;
         }
 
-        impl ::k8s_openapi::ListableResource for #name {
+        impl #k8s::ListableResource for #name {
             const LIST_KIND: &'static str = #list_kind;
         }
 
-        impl ::k8s_openapi::Metadata for #name {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        impl #k8s::Metadata for #name {
+            type Ty = #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
             fn metadata(&self) -> &Self::Ty {
                 &self.metadata
@@ -314,8 +316,8 @@ fn resource(resource: &CrdResource) -> TokenStream {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 use ::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
-                map.serialize_entry("apiVersion", <Self as ::k8s_openapi::Resource>::API_VERSION)?;
-                map.serialize_entry("kind", <Self as ::k8s_openapi::Resource>::KIND)?;
+                map.serialize_entry("apiVersion", <Self as #k8s::Resource>::API_VERSION)?;
+                map.serialize_entry("kind", <Self as #k8s::Resource>::KIND)?;
                 map.serialize_entry("metadata", &self.metadata)?;
                 #(#serialize_fields)*
                 #serialize_rest
