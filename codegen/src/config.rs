@@ -35,6 +35,12 @@ pub enum GenerateError {
     /// The output could not be written.
     #[error(transparent)]
     Write(#[from] emit::WriteError),
+    /// A CRD manifest could not be read or typed (names the file, the CRD and the JSON path).
+    #[error(transparent)]
+    Crd(Box<crate::read::crd::CrdError>),
+    /// Generated CRD type modules and informer group modules would share a name.
+    #[error("{0}")]
+    CrdModuleClash(String),
     /// No output directory: neither `out_dir` nor `OUT_DIR` is set.
     #[error("no output directory: call `out_dir(..)` or run from a build script (OUT_DIR unset)")]
     NoOutDir,
@@ -54,6 +60,12 @@ pub enum GenerateError {
     },
 }
 
+impl From<crate::read::crd::CrdError> for GenerateError {
+    fn from(e: crate::read::crd::CrdError) -> Self {
+        Self::Crd(Box::new(e))
+    }
+}
+
 /// Configures and runs generation from a build script.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -67,6 +79,7 @@ pub struct Config {
     runtime_path: String,
     k8s_openapi_path: String,
     emit_cargo_directives: bool,
+    crds: Vec<PathBuf>,
 }
 
 impl Default for Config {
@@ -90,6 +103,7 @@ impl Config {
             runtime_path: "::informer_runtime".to_owned(),
             k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
             emit_cargo_directives: true,
+            crds: Vec::new(),
         }
     }
 
@@ -180,8 +194,77 @@ impl Config {
         Ok(table::builtin(&version)?)
     }
 
-    /// Generates from the built-in table; returns the written file.
+    /// Generate for CustomResourceDefinitions instead of the built-in resources: a YAML or
+    /// JSON manifest (multi-document is fine) or a directory of them; repeatable. The output
+    /// holds typed resources (`cert_manager_io::v1::Certificate`) next to their informers,
+    /// listers and a `SharedInformerFactory`; include it at the crate root, which needs
+    /// `serde` (with `derive`) and `serde_json` as dependencies.
+    pub fn crd(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.crds.push(path.into());
+        self
+    }
+
+    /// The CRD types, informers, listers and factory for the manifests given to
+    /// [`Config::crd`], as one formatted file, plus every file read.
+    pub fn render_crds(&self) -> Result<(String, Vec<PathBuf>), GenerateError> {
+        let (model, files) = crate::read::crd::read_paths(&self.crds)?;
+        let defs: Vec<ResourceDef> = model
+            .resources()
+            .map(|r| ResourceDef {
+                rust_type_path: format!("crate::{}", r.def.rust_type_path),
+                // Informer and lister names derive from the kind, so they take the Rust type
+                // name (`postgresql` → `Postgresql`); the wire kind stays in the type's impls.
+                kind: r.root.name.clone(),
+                list_kind: crate::model::schema::kind_ident(&r.def.list_kind),
+                ..r.def.clone()
+            })
+            .collect();
+        let description = "CustomResourceDefinitions";
+        let mut api = Api::new(description, &defs)?;
+        api.retain_groups(|g| self.keeps(&g.name, &g.module));
+        let informer_modules: BTreeSet<String> = api
+            .groups
+            .iter()
+            .map(|g| crate::model::escape_ident(&g.module))
+            .collect();
+        if let Some(clash) = model
+            .modules
+            .iter()
+            .find(|m| informer_modules.contains(&m.group_module))
+        {
+            return Err(GenerateError::CrdModuleClash(format!(
+                "group `{}`: its types module `{}` has the name of an informer group module",
+                clash.group, clash.group_module
+            )));
+        }
+        let options = EmitOptions {
+            target: self.target.clone(),
+            layout: Layout::SingleFile {
+                file_name: self.file_name.clone(),
+            },
+            runtime_path: self.runtime_path.clone(),
+            k8s_openapi_path: self.k8s_openapi_path.clone(),
+            source_description: description.to_owned(),
+        };
+        let k8s_openapi: syn::Path =
+            syn::parse_str(&self.k8s_openapi_path).map_err(|_| emit::EmitError::BadPath {
+                option: "k8s_openapi_path",
+                value: self.k8s_openapi_path.clone(),
+            })?;
+        let mut tokens = emit::tokens(&api, &options)?;
+        tokens.extend(emit::types::crd_types_tokens(
+            &model,
+            &quote::quote!(#k8s_openapi),
+        ));
+        Ok((emit::format(tokens)?, files))
+    }
+
+    /// Generates from the built-in table, or from the CRDs given to [`Config::crd`];
+    /// returns the written file. Nothing is written when anything fails.
     pub fn generate(&self) -> Result<PathBuf, GenerateError> {
+        if !self.crds.is_empty() {
+            return self.generate_crds();
+        }
         let table = self.builtin_table()?;
         let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
         self.generate_from(&description, &table.resources)
@@ -213,6 +296,27 @@ impl Config {
                 .ok_or(GenerateError::NoOutDir)?,
         };
         files.write_files_into(&out_dir)?;
+        Ok(out_dir.join(&self.file_name))
+    }
+
+    fn generate_crds(&self) -> Result<PathBuf, GenerateError> {
+        for path in &self.crds {
+            // A directory too, so that adding a manifest to it regenerates.
+            self.rerun_if_changed(path);
+        }
+        let (text, files) = self.render_crds()?;
+        for file in &files {
+            self.rerun_if_changed(file);
+        }
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(GenerateError::NoOutDir)?,
+        };
+        let mut generated = emit::GeneratedFiles::default();
+        generated.insert(PathBuf::from(&self.file_name), text);
+        generated.write_files_into(&out_dir)?;
         Ok(out_dir.join(&self.file_name))
     }
 

@@ -13,6 +13,7 @@ mod factory;
 mod informers;
 mod listers;
 mod output;
+pub mod types;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

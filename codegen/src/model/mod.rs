@@ -3,6 +3,7 @@
 
 mod api;
 mod naming;
+pub mod schema;
 
 pub use api::{Api, ApiGroup, ApiResource, ApiVersion, ModelError};
 pub use naming::{escape_ident, group_module_name, resource_method_name};

@@ -2,8 +2,10 @@
 //!
 //! - [`k8s_openapi`]: the k8s-openapi crate's sources, parsed with `syn`, into [`table`]s;
 //! - [`table`]: the checked-in per-version tables (and any table file);
-//! - [`openapi`]: Kubernetes OpenAPI v2 (`swagger.json`) and v3 per-group documents.
+//! - [`openapi`]: Kubernetes OpenAPI v2 (`swagger.json`) and v3 per-group documents;
+//! - [`crd`]: CustomResourceDefinition manifests, with their schemas typed.
 
+pub mod crd;
 pub mod k8s_openapi;
 pub mod openapi;
 pub mod table;

@@ -1,0 +1,437 @@
+//! The CRD type model → Rust tokens: one `group::version` module tree with a struct per
+//! resource (implementing `k8s_openapi::Resource`, `ListableResource` and `Metadata`), its
+//! nested structs and its string enums.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use crate::model::schema::{
+    CrdModel, CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, StructDef, TypeDef,
+};
+use crate::model::Scope;
+
+/// Tokens for every module of `model`: `pub mod <group> { pub mod <version> { ... } }`.
+/// `k8s_openapi` is the path generated code uses for the k8s-openapi crate (`::k8s_openapi`,
+/// or a re-export such as `::informer_runtime::k8s_openapi`).
+pub fn crd_types_tokens(model: &CrdModel, k8s_openapi: &TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut modules = model.modules.iter().peekable();
+    while let Some(first) = modules.next() {
+        let mut versions = vec![first];
+        while let Some(next) = modules.next_if(|m| m.group_module == first.group_module) {
+            versions.push(next);
+        }
+        let group_ident = ident(&first.group_module);
+        let group_doc = doc_attrs(&[format!("Custom resources of API group `{}`.", first.group)]);
+        let versions = versions.into_iter().map(|m| version_module(m, k8s_openapi));
+        out.extend(quote! {
+            #group_doc
+            pub mod #group_ident {
+                #(#versions)*
+            }
+        });
+    }
+    out
+}
+
+/// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi`, formatted as a Rust source file.
+pub fn render_crd_types(model: &CrdModel) -> Result<String, syn::Error> {
+    let file: syn::File = syn::parse2(crd_types_tokens(model, &quote!(::k8s_openapi)))?;
+    Ok(prettyplease::unparse(&file))
+}
+
+fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> TokenStream {
+    let version_ident = ident(&module.version_module);
+    let kinds: Vec<String> = module
+        .resources
+        .iter()
+        .map(|r| format!("`{}`", r.def.kind))
+        .collect();
+    let doc = doc_attrs(&[format!(
+        "`{}/{}`: {}.",
+        module.group,
+        module.version,
+        kinds.join(", ")
+    )]);
+    let resources = module.resources.iter().map(|r| resource(r, k8s));
+    let types = module.types.iter().map(|t| match t {
+        TypeDef::Struct(s) => structure(s, k8s),
+        TypeDef::Enum(e) => enumeration(e),
+    });
+    quote! {
+        #doc
+        pub mod #version_ident {
+            #(#resources)*
+            #(#types)*
+        }
+    }
+}
+
+/// An identifier from a name the model already escaped (`r#type`, `self_`).
+fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+fn unraw(name: &str) -> &str {
+    name.strip_prefix("r#").unwrap_or(name)
+}
+
+fn type_tokens(ty: &FieldType, k8s: &TokenStream) -> TokenStream {
+    match ty {
+        FieldType::String => quote!(::std::string::String),
+        FieldType::Bool => quote!(bool),
+        FieldType::I32 => quote!(i32),
+        FieldType::I64 => quote!(i64),
+        FieldType::F64 => quote!(f64),
+        FieldType::IntOrString => {
+            quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString)
+        }
+        FieldType::Time => quote!(#k8s::apimachinery::pkg::apis::meta::v1::Time),
+        FieldType::Value => quote!(::serde_json::Value),
+        FieldType::Array(inner) => {
+            let inner = type_tokens(inner, k8s);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        FieldType::Map(inner) => {
+            let inner = type_tokens(inner, k8s);
+            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+        }
+        FieldType::Named(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+    }
+}
+
+fn field_type_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
+    let ty = type_tokens(&field.ty, k8s);
+    if field.optional {
+        quote!(::std::option::Option<#ty>)
+    } else {
+        ty
+    }
+}
+
+fn field_doc(field: &FieldDef) -> TokenStream {
+    if field.doc.is_empty() {
+        doc_attrs(&[format!("Field `{}`.", field.wire_name)])
+    } else {
+        doc_attrs(&field.doc)
+    }
+}
+
+fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
+    let doc = field_doc(field);
+    let name = ident(&field.rust_name);
+    let ty = field_type_tokens(field, k8s);
+    let mut serde_args = Vec::new();
+    if unraw(&field.rust_name) != field.wire_name {
+        let wire = &field.wire_name;
+        serde_args.push(quote!(rename = #wire));
+    }
+    if field.optional && field.skip_none {
+        serde_args.push(quote!(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none"
+        ));
+    }
+    let serde_attr = (!serde_args.is_empty()).then(|| quote!(#[serde(#(#serde_args),*)]));
+    quote! {
+        #doc
+        #serde_attr
+        pub #name: #ty,
+    }
+}
+
+fn rest_tokens(rest: Option<&(String, FieldType)>, k8s: &TokenStream) -> TokenStream {
+    let Some((name, ty)) = rest else {
+        return TokenStream::new();
+    };
+    let name = ident(name);
+    let ty = type_tokens(ty, k8s);
+    quote! {
+        /// Fields the schema does not declare, kept as they arrived.
+        #[serde(flatten)]
+        pub #name: ::std::collections::BTreeMap<::std::string::String, #ty>,
+    }
+}
+
+fn structure(def: &StructDef, k8s: &TokenStream) -> TokenStream {
+    let doc = doc_attrs(&def.doc);
+    let name = ident(&def.name);
+    let default = def.default.then(|| quote!(Default,));
+    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
+    let rest = rest_tokens(def.rest.as_ref(), k8s);
+    quote! {
+        #doc
+        #[derive(Clone, Debug, #default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        pub struct #name {
+            #(#fields)*
+            #rest
+        }
+    }
+}
+
+fn enumeration(def: &EnumDef) -> TokenStream {
+    let doc = doc_attrs(&def.doc);
+    let name = ident(&def.name);
+    let fallback = ident(&def.fallback);
+    let variant_idents: Vec<Ident> = def.variants.iter().map(|v| ident(&v.rust_name)).collect();
+    let variant_docs = def
+        .variants
+        .iter()
+        .map(|v| doc_attrs(&[format!("`{:?}`", v.wire)]));
+    let wires: Vec<Literal> = def
+        .variants
+        .iter()
+        .map(|v| Literal::string(&v.wire))
+        .collect();
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum #name {
+            #(#variant_docs #variant_idents,)*
+            /// A value this version of the schema does not list.
+            #fallback(::std::string::String),
+        }
+
+        impl #name {
+            /// The value as it appears on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#variant_idents => #wires,)*
+                    Self::#fallback(value) => value,
+                }
+            }
+        }
+
+        impl ::std::convert::From<::std::string::String> for #name {
+            fn from(value: ::std::string::String) -> Self {
+                match value.as_str() {
+                    #(#wires => Self::#variant_idents,)*
+                    _ => Self::#fallback(value),
+                }
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self::from)
+            }
+        }
+    }
+}
+
+fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
+    let def = &resource.root;
+    let doc = doc_attrs(&def.doc);
+    let name = ident(&def.name);
+    let default = def.default.then(|| quote!(Default,));
+    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
+    let rest = rest_tokens(def.rest.as_ref(), k8s);
+    let serialize_fields = def.fields.iter().map(|f| {
+        let wire = &f.wire_name;
+        let name = ident(&f.rust_name);
+        if f.optional && f.skip_none {
+            quote! {
+                if let ::std::option::Option::Some(value) = &self.#name {
+                    map.serialize_entry(#wire, value)?;
+                }
+            }
+        } else {
+            quote!(map.serialize_entry(#wire, &self.#name)?;)
+        }
+    });
+    let serialize_rest = def.rest.as_ref().map(|(rest, _)| {
+        let rest = ident(rest);
+        quote! {
+            for (key, value) in &self.#rest {
+                if !matches!(key.as_str(), "apiVersion" | "kind" | "metadata") {
+                    map.serialize_entry(key, value)?;
+                }
+            }
+        }
+    });
+    let group = &resource.def.group;
+    let version = &resource.def.version;
+    let api_version = if group.is_empty() {
+        version.clone()
+    } else {
+        format!("{group}/{version}")
+    };
+    let kind = &resource.def.kind;
+    let plural = &resource.def.plural;
+    let list_kind = &resource.def.list_kind;
+    let scope = match resource.def.scope {
+        Scope::Namespaced => quote!(#k8s::NamespaceResourceScope),
+        Scope::Cluster => quote!(#k8s::ClusterResourceScope),
+    };
+    quote! {
+        #doc
+        #[derive(Clone, Debug, #default PartialEq, ::serde::Deserialize)]
+        pub struct #name {
+            /// Standard object metadata.
+            #[serde(default)]
+            pub metadata: #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            #(#fields)*
+            #rest
+        }
+
+        impl #k8s::Resource for #name {
+            const API_VERSION: &'static str = #api_version;
+            const GROUP: &'static str = #group;
+            const KIND: &'static str = #kind;
+            const VERSION: &'static str = #version;
+            const URL_PATH_SEGMENT: &'static str = #plural;
+            type Scope = #scope;
+        }
+
+        impl #k8s::ListableResource for #name {
+            const LIST_KIND: &'static str = #list_kind;
+        }
+
+        impl #k8s::Metadata for #name {
+            type Ty = #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+            fn metadata(&self) -> &Self::Ty {
+                &self.metadata
+            }
+
+            fn metadata_mut(&mut self) -> &mut Self::Ty {
+                &mut self.metadata
+            }
+        }
+
+        /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                map.serialize_entry("apiVersion", <Self as #k8s::Resource>::API_VERSION)?;
+                map.serialize_entry("kind", <Self as #k8s::Resource>::KIND)?;
+                map.serialize_entry("metadata", &self.metadata)?;
+                #(#serialize_fields)*
+                #serialize_rest
+                map.end()
+            }
+        }
+    }
+}
+
+/// `#[doc]` attributes for doc paragraphs, rewritten so rustdoc and clippy accept any text:
+/// leading indentation is dropped (no accidental code blocks, hence no doctests), code fences
+/// are marked `text`, and lines that continue a list item are indented under it.
+fn doc_attrs(paragraphs: &[String]) -> TokenStream {
+    let mut lines: Vec<String> = Vec::new();
+    for (i, paragraph) in paragraphs.iter().enumerate() {
+        if i > 0 {
+            lines.push(String::new());
+        }
+        let mut in_fence = false;
+        let mut list_indent: Option<usize> = None;
+        for raw in paragraph.lines() {
+            let detabbed = raw.replace('\t', "    ");
+            let line = detabbed.trim();
+            if line.starts_with("```") {
+                lines.push(if in_fence {
+                    "```".into()
+                } else {
+                    "```text".into()
+                });
+                in_fence = !in_fence;
+                continue;
+            }
+            if in_fence {
+                lines.push(raw.trim_end().replace('\t', "    "));
+                continue;
+            }
+            if line.is_empty() {
+                list_indent = None;
+                lines.push(String::new());
+                continue;
+            }
+            if let Some(width) = list_marker_width(line) {
+                list_indent = Some(width);
+                lines.push(line.to_owned());
+            } else if let Some(width) = list_indent {
+                lines.push(format!("{}{line}", " ".repeat(width)));
+            } else {
+                lines.push(line.to_owned());
+            }
+        }
+        if in_fence {
+            lines.push("```".into());
+        }
+    }
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    let attrs = lines.iter().map(|line| {
+        let text = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote!(#[doc = #text])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// The width of a Markdown list marker (`- `, `* `, `+ `, `12. `, `1) `) starting `line`.
+fn list_marker_width(line: &str) -> Option<usize> {
+    if ["- ", "* ", "+ "].iter().any(|m| line.starts_with(m)) {
+        return Some(2);
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let ordered = line[digits..].starts_with(". ") || line[digits..].starts_with(") ");
+    (digits > 0 && ordered).then_some(digits + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(paragraphs: &[&str]) -> String {
+        let owned: Vec<String> = paragraphs.iter().map(|s| (*s).to_owned()).collect();
+        doc_attrs(&owned).to_string()
+    }
+
+    #[test]
+    fn doc_comments_never_become_code() {
+        let out = docs(&["Example:\n    foo: bar\n```yaml\na: b\n```"]);
+        assert!(out.contains("\" Example:\""), "{out}");
+        assert!(out.contains("\" foo: bar\""), "{out}");
+        assert!(out.contains("\" ```text\""), "{out}");
+    }
+
+    #[test]
+    fn list_continuations_are_indented() {
+        let out = docs(&["- item one\ncontinues\n\nafter"]);
+        assert!(out.contains("\"   continues\""), "{out}");
+        assert!(out.contains("\" after\""), "{out}");
+    }
+
+    #[test]
+    fn numbered_lists_are_recognised() {
+        assert_eq!(list_marker_width("12. x"), Some(4));
+        assert_eq!(list_marker_width("12.x"), None);
+        assert_eq!(list_marker_width("1) run"), Some(3));
+        assert_eq!(list_marker_width("- x"), Some(2));
+        assert_eq!(list_marker_width("-x"), None);
+    }
+
+    #[test]
+    fn raw_identifiers_keep_their_keyword() {
+        assert_eq!(ident("r#type").to_string(), "r#type");
+        assert_eq!(unraw("r#type"), "type");
+    }
+}
