@@ -1,0 +1,171 @@
+//! The factory core over real loopback HTTP with the real client: one informer per type,
+//! informers requested after `start()` start at once, `wait_for_cache_sync` names the
+//! informer that cannot sync, the factory transform composes with a per-informer one, and
+//! `shutdown()` stops everything.
+
+mod support;
+
+use std::time::Duration;
+
+use informer_runtime::client::Config;
+use informer_runtime::lister_watcher::ListWatch;
+use informer_runtime::{
+    Client, FactoryBuilder, Indexers, ListOptions, SharedIndexInformer, SharedInformerFactoryCore,
+};
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use support::{status, Reply, Seen, Server};
+
+struct Factory(SharedInformerFactoryCore);
+
+impl From<SharedInformerFactoryCore> for Factory {
+    fn from(core: SharedInformerFactoryCore) -> Self {
+        Self(core)
+    }
+}
+
+fn informer_for<K>(core: &SharedInformerFactoryCore) -> SharedIndexInformer<K>
+where
+    K: k8s_openapi::ListableResource
+        + k8s_openapi::Metadata<Ty = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>
+        + serde::de::DeserializeOwned
+        + Send
+        + Sync
+        + 'static,
+{
+    let (c1, c2) = (core.client().clone(), core.client().clone());
+    let (t1, t2) = (core.tweak_list_options(), core.tweak_list_options());
+    let ns = core.namespace().map(str::to_owned);
+    let ns2 = ns.clone();
+    let lw = ListWatch::new(
+        move |mut o: ListOptions| {
+            if let Some(t) = &t1 {
+                t(&mut o);
+            }
+            c1.list::<K>(ns.as_deref(), &o)
+        },
+        move |mut o: ListOptions| {
+            if let Some(t) = &t2 {
+                t(&mut o);
+            }
+            c2.watch::<K>(ns2.as_deref(), &o)
+        },
+    );
+    SharedIndexInformer::new(lw, core.resync_for::<K>(), Indexers::namespace())
+}
+
+fn serve(seen: &Seen) -> Reply {
+    let watch = seen.query.contains("watch=1");
+    if seen.path.ends_with("/configmaps") {
+        return Reply::json(
+            404,
+            status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            ),
+        );
+    }
+    if watch {
+        let mut r = Reply::chunks(
+            200,
+            vec![b"{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"9\"}}}\n".to_vec()],
+        );
+        r.pause = Duration::from_secs(5);
+        return r;
+    }
+    Reply::json(
+        200,
+        r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[{"metadata":{"name":"web-0","namespace":"shop","resourceVersion":"9","labels":{"tier":"web"},"managedFields":[{"manager":"kubectl"}]}}]}"#,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn factory_syncs_names_failures_composes_transforms_and_shuts_down() {
+    let server = Server::start(None, serve).await;
+    let client = Client::new(Config::new(&server.url)).unwrap();
+    let Factory(core) = FactoryBuilder::<Factory>::new(client)
+        .namespace("shop")
+        .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
+        .resync_for::<ConfigMap>(Duration::from_secs(60))
+        .transform(|meta| meta.managed_fields = None)
+        .build();
+    assert_eq!(core.resync_for::<ConfigMap>(), Duration::from_secs(60));
+    assert_eq!(core.resync_for::<Pod>(), Duration::ZERO);
+
+    let pods = core.informer_for::<Pod>("core/v1/pods", |c| {
+        let inf = informer_for::<Pod>(c);
+        inf.set_transform(|mut p: Pod| {
+            p.metadata
+                .annotations
+                .get_or_insert_with(Default::default)
+                .insert("seen-by".into(), "test".into());
+            p
+        })
+        .unwrap();
+        inf
+    });
+    let again = core.informer_for::<Pod>("core/v1/pods", |_| unreachable!("made twice"));
+    assert_eq!(pods.name(), again.name());
+
+    core.start();
+    core.start();
+    tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
+        .await
+        .expect("sync hung")
+        .unwrap();
+    let web0 = pods.indexer().get_by_key("shop/web-0").unwrap();
+    assert!(
+        web0.metadata.managed_fields.is_none(),
+        "factory transform ran"
+    );
+    assert_eq!(
+        web0.metadata.annotations.as_ref().unwrap()["seen-by"],
+        "test",
+        "informer transform ran too"
+    );
+    let queries: Vec<String> = server.seen().iter().map(|s| s.query.clone()).collect();
+    assert!(server
+        .seen()
+        .iter()
+        .all(|s| s.path == "/api/v1/namespaces/shop/pods"));
+    assert!(
+        queries
+            .iter()
+            .all(|q| q.contains("labelSelector=tier%3Dweb")),
+        "{queries:?}"
+    );
+
+    // Requested after start: starts at once, and its 404 is reported by name.
+    let cms = core.informer_for::<ConfigMap>("core/v1/configmaps", informer_for::<ConfigMap>);
+    let err = tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
+        .await
+        .expect("sync hung")
+        .unwrap_err();
+    assert_eq!(err.informer, "core/v1/configmaps");
+    assert!(err.reason.contains("404"), "{}", err.reason);
+    assert!(cms.is_started());
+
+    tokio::time::timeout(Duration::from_secs(30), core.shutdown())
+        .await
+        .expect("shutdown hung");
+    assert!(pods.is_stopped() && cms.is_stopped());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_with_timeout_names_the_informers_still_syncing() {
+    let server = Server::start(None, |_| {
+        Reply::json(503, status(503, "ServiceUnavailable", "etcd is down"))
+    })
+    .await;
+    let client = Client::new(Config::new(&server.url)).unwrap();
+    let core = SharedInformerFactoryCore::new(client, Default::default());
+    core.informer_for::<Pod>("core/v1/pods", informer_for::<Pod>);
+    core.start();
+    let err = core
+        .wait_for_cache_sync_timeout(Duration::from_millis(300))
+        .await
+        .unwrap_err();
+    assert_eq!(err.informer, "core/v1/pods");
+    assert!(err.reason.contains("not synced"), "{}", err.reason);
+    core.shutdown().await;
+}
