@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::client::Client;
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
-use crate::object::Object;
+use crate::object::{GroupVersionResource, Object};
 
 /// A transform applied to every object's metadata by every informer of a factory
 /// (e.g. dropping `managedFields`); it runs before any per-informer transform.
@@ -97,9 +97,17 @@ struct Entry {
     running: bool,
 }
 
+/// What an informer is registered under: its object type (typed factories), or its object
+/// type and resource (dynamic and metadata-only factories, one object type for many resources).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum EntryKey {
+    Type(TypeId),
+    Resource(TypeId, GroupVersionResource),
+}
+
 #[derive(Default)]
 struct FactoryState {
-    entries: HashMap<TypeId, Entry>,
+    entries: HashMap<EntryKey, Entry>,
     started: bool,
     shut_down: bool,
     tasks: Vec<JoinHandle<()>>,
@@ -178,7 +186,29 @@ impl SharedInformerFactoryCore {
         name: &str,
         new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
     ) -> SharedIndexInformer<K> {
-        if let Some(existing) = self.existing::<K>() {
+        self.informer_for_key(EntryKey::Type(TypeId::of::<K>()), name, new_informer)
+    }
+
+    /// The informer for `gvr`, made by `new_informer` on first request: for factories whose
+    /// one object type serves many resources (dynamic and metadata-only informers).
+    /// Otherwise as [`informer_for`](Self::informer_for).
+    pub fn informer_for_resource<K: Object>(
+        &self,
+        gvr: &GroupVersionResource,
+        name: &str,
+        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+    ) -> SharedIndexInformer<K> {
+        let key = EntryKey::Resource(TypeId::of::<K>(), gvr.clone());
+        self.informer_for_key(key, name, new_informer)
+    }
+
+    fn informer_for_key<K: Object>(
+        &self,
+        key: EntryKey,
+        name: &str,
+        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+    ) -> SharedIndexInformer<K> {
+        if let Some(existing) = self.existing::<K>(&key) {
             return existing;
         }
         // Built outside the lock: `new_informer` may call back into the factory.
@@ -190,7 +220,7 @@ impl SharedInformerFactoryCore {
             }
         }
         let mut state = self.lock();
-        if let Some(entry) = state.entries.get(&TypeId::of::<K>()) {
+        if let Some(entry) = state.entries.get(&key) {
             if let Some(existing) = entry
                 .informer
                 .as_any()
@@ -200,7 +230,7 @@ impl SharedInformerFactoryCore {
             }
         }
         state.entries.insert(
-            TypeId::of::<K>(),
+            key,
             Entry {
                 informer: Arc::new(informer.clone()),
                 running: false,
@@ -212,11 +242,11 @@ impl SharedInformerFactoryCore {
         informer
     }
 
-    fn existing<K: Object>(&self) -> Option<SharedIndexInformer<K>> {
+    fn existing<K: Object>(&self, key: &EntryKey) -> Option<SharedIndexInformer<K>> {
         let state = self.lock();
         state
             .entries
-            .get(&TypeId::of::<K>())
+            .get(key)
             .and_then(|e| e.informer.as_any().downcast_ref::<SharedIndexInformer<K>>())
             .cloned()
     }
