@@ -11,6 +11,7 @@ use tokio::time::Instant;
 
 use crate::body::ChunkSender;
 use crate::filter::Filter;
+use crate::partial_metadata;
 use crate::resource::ResourceSpec;
 use crate::state::State;
 use crate::store::{Event, EventType, Obj, Subscription, WatchMsg};
@@ -29,6 +30,8 @@ pub(crate) struct WatchParams {
     /// Send the initial objects as ADDED and end them with the `initial-events-end` bookmark.
     pub initial_end_bookmark: bool,
     pub timeout: Option<Duration>,
+    /// Reduce event objects to `PartialObjectMetadata`.
+    pub partial: bool,
 }
 
 /// A line that is not JSON, for the malformed-line fault.
@@ -51,6 +54,7 @@ struct Writer {
     buf: BytesMut,
     last_rv: u64,
     sent_events: u64,
+    partial: bool,
 }
 
 impl Writer {
@@ -64,7 +68,12 @@ impl Writer {
     }
 
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
-        put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
+        if self.partial {
+            let reduced = partial_metadata::reduce(stored);
+            put_event(&mut self.buf, kind.as_str(), &self.prefix, &reduced);
+        } else {
+            put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
+        }
         self.sent_events += 1;
         match self.state.faults.drop_watches_after() {
             Some(n) if self.sent_events >= n => Flow::Stop,
@@ -159,7 +168,13 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         since,
         initial_end_bookmark,
         timeout,
+        partial,
     } = params;
+    let spec = if partial {
+        partial_metadata::spec(&spec)
+    } else {
+        spec
+    };
     let Subscription {
         initial,
         backlog,
@@ -176,6 +191,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         buf: BytesMut::with_capacity(CHUNK),
         last_rv: since,
         sent_events: 0,
+        partial,
     };
     if !initial.is_empty() || initial_end_bookmark {
         for obj in &initial {
