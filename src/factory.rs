@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::client::Client;
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
-use crate::object::{GroupVersionResource, Object};
+use crate::object::Object;
 
 /// A transform applied to every object's metadata by every informer of a factory
 /// (e.g. dropping `managedFields`); it runs before any per-informer transform.
@@ -97,12 +97,12 @@ struct Entry {
     running: bool,
 }
 
-/// What an informer is registered under: its object type (typed factories), or its object
-/// type and resource (dynamic and metadata-only factories, one object type for many resources).
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// What identifies an informer in a factory: its object type, or for informers whose
+/// type serves many resources (dynamic, metadata-only), a caller-chosen key such as a GVR.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum EntryKey {
     Type(TypeId),
-    Resource(TypeId, GroupVersionResource),
+    Named(TypeId, String),
 }
 
 #[derive(Default)]
@@ -186,23 +186,26 @@ impl SharedInformerFactoryCore {
         name: &str,
         new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
     ) -> SharedIndexInformer<K> {
-        self.informer_for_key(EntryKey::Type(TypeId::of::<K>()), name, new_informer)
+        self.informer_for_entry(EntryKey::Type(TypeId::of::<K>()), name, new_informer)
     }
 
-    /// The informer for `gvr`, made by `new_informer` on first request: for factories whose
-    /// one object type serves many resources (dynamic and metadata-only informers).
-    /// Otherwise as [`informer_for`](Self::informer_for).
-    pub fn informer_for_resource<K: Object>(
+    /// Like [`informer_for`](Self::informer_for), but one informer per `key` rather than per
+    /// type: for object types that serve many resources (dynamic or metadata-only objects),
+    /// keyed e.g. by the resource's GVR.
+    pub fn informer_for_key<K: Object>(
         &self,
-        gvr: &GroupVersionResource,
+        key: &str,
         name: &str,
         new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
     ) -> SharedIndexInformer<K> {
-        let key = EntryKey::Resource(TypeId::of::<K>(), gvr.clone());
-        self.informer_for_key(key, name, new_informer)
+        self.informer_for_entry(
+            EntryKey::Named(TypeId::of::<K>(), key.to_owned()),
+            name,
+            new_informer,
+        )
     }
 
-    fn informer_for_key<K: Object>(
+    fn informer_for_entry<K: Object>(
         &self,
         key: EntryKey,
         name: &str,
@@ -220,14 +223,12 @@ impl SharedInformerFactoryCore {
             }
         }
         let mut state = self.lock();
-        if let Some(entry) = state.entries.get(&key) {
-            if let Some(existing) = entry
-                .informer
-                .as_any()
-                .downcast_ref::<SharedIndexInformer<K>>()
-            {
-                return existing.clone();
-            }
+        if let Some(existing) = state
+            .entries
+            .get(&key)
+            .and_then(|e| e.informer.as_any().downcast_ref::<SharedIndexInformer<K>>())
+        {
+            return existing.clone();
         }
         state.entries.insert(
             key,

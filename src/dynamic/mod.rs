@@ -99,21 +99,19 @@ impl DynamicSharedInformerFactory {
 
     /// The informer for a resource described by hand (no discovery round trip).
     pub fn for_api_resource(&self, resource: &ApiResource) -> DynamicInformer {
-        let informer =
-            self.core
-                .informer_for_resource(&resource.gvr(), &resource.informer_name(), |core| {
-                    let lw = dynamic_list_watch(
-                        core.client(),
-                        resource,
-                        core.namespace(),
-                        core.tweak_list_options(),
-                    );
-                    SharedIndexInformer::new(
-                        lw,
-                        core.options().default_resync,
-                        Indexers::namespace(),
-                    )
-                });
+        let informer = self.core.informer_for_key(
+            &resource.gvr().to_string(),
+            &resource.informer_name(),
+            |core| {
+                let lw = dynamic_list_watch(
+                    core.client(),
+                    resource,
+                    core.namespace(),
+                    core.tweak_list_options(),
+                );
+                SharedIndexInformer::new(lw, core.options().default_resync, Indexers::namespace())
+            },
+        );
         ResourceInformer::new(resource.clone(), informer)
     }
 

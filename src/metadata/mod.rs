@@ -123,11 +123,11 @@ impl MetadataSharedInformerFactory {
     /// The metadata informer of a resource described by hand (no discovery round trip).
     pub fn for_api_resource(&self, resource: &ApiResource) -> MetadataInformer<Untyped> {
         let resync = self.core.options().default_resync;
-        let informer =
-            self.core
-                .informer_for_resource(&resource.gvr(), &resource.informer_name(), |core| {
-                    new_informer(core, resource, resync)
-                });
+        let informer = self.core.informer_for_key(
+            &resource.gvr().to_string(),
+            &resource.informer_name(),
+            |core| new_informer(core, resource, resync),
+        );
         ResourceInformer::new(resource.clone(), informer)
     }
 
