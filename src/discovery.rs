@@ -331,13 +331,17 @@ impl Discovery {
         if let Some(r) = self.lock().resources.get(&key).cloned() {
             return Ok(r);
         }
-        self.fetch_resources(group, version).await
+        self.fetch_resources(group, version, &api_version(group, version))
+            .await
     }
 
+    /// Fetches one group-version's resources; a 404 is an unknown-resource error naming
+    /// `looking_for`.
     async fn fetch_resources(
         &self,
         group: &str,
         version: &str,
+        looking_for: &str,
     ) -> Result<Arc<Vec<ApiResource>>, Error> {
         let path = if group.is_empty() {
             format!("/api/{version}")
@@ -348,9 +352,12 @@ impl Discovery {
             Ok(w) => w,
             Err(e) if e.status_code() == Some(404) => {
                 return Err(Error::UnknownResource {
-                    resource: api_version(group, version),
+                    resource: looking_for.to_owned(),
                     server: self.client.base_url().to_owned(),
-                    reason: format!("the server does not serve the group-version ({e})"),
+                    reason: format!(
+                        "the server does not serve the group-version {} ({e})",
+                        api_version(group, version)
+                    ),
                 })
             }
             Err(e) => return Err(e),
@@ -374,7 +381,9 @@ impl Discovery {
         if let Some(found) = cached.as_deref().and_then(|l| find(l)) {
             return Ok(found);
         }
-        let fresh = self.fetch_resources(&gvr.group, &gvr.version).await?;
+        let fresh = self
+            .fetch_resources(&gvr.group, &gvr.version, &gvr.to_string())
+            .await?;
         find(&fresh).ok_or_else(|| Error::UnknownResource {
             resource: gvr.to_string(),
             server: self.client.base_url().to_owned(),

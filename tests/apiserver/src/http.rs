@@ -554,7 +554,11 @@ fn list(
                 buf.put_u8(b',');
             }
             if partial {
-                put_typed(&mut buf, &item_prefix, &partial_metadata::reduce(&item.bytes));
+                put_typed(
+                    &mut buf,
+                    &item_prefix,
+                    &partial_metadata::reduce(&item.bytes),
+                );
             } else {
                 buf.put_slice(&item.bytes);
             }

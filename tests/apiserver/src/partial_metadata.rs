@@ -46,7 +46,13 @@ pub(crate) fn requested(accept: &str, wanted: &str) -> bool {
 
 /// The spec whose kind, list kind and apiVersion reduced objects and lists carry.
 pub(crate) fn spec(served: &ResourceSpec) -> ResourceSpec {
-    ResourceSpec::new("meta.k8s.io", "v1", OBJECT, &served.plural, served.namespaced)
+    ResourceSpec::new(
+        "meta.k8s.io",
+        "v1",
+        OBJECT,
+        &served.plural,
+        served.namespaced,
+    )
 }
 
 /// A stored object (`{...}` without kind/apiVersion) reduced to `{"metadata":{...}}`.
@@ -64,7 +70,8 @@ mod tests {
 
     #[test]
     fn reads_accept_like_kube_apiserver() {
-        let list = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        let list =
+            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
         assert!(requested(list, LIST));
         assert!(!requested(list, OBJECT));
         assert!(requested(
