@@ -10,6 +10,7 @@ use tokio::sync::mpsc::error::TryRecvError;
 use tokio::time::Instant;
 
 use crate::body::ChunkSender;
+use crate::cut::CutSwitch;
 use crate::filter::Filter;
 use crate::partial_metadata;
 use crate::resource::ResourceSpec;
@@ -30,6 +31,8 @@ pub(crate) struct WatchParams {
     /// Send the initial objects as ADDED and end them with the `initial-events-end` bookmark.
     pub initial_end_bookmark: bool,
     pub timeout: Option<Duration>,
+    /// The connection's switch, for the cut-watches fault.
+    pub switch: CutSwitch,
     /// Reduce event objects to `PartialObjectMetadata`.
     pub partial: bool,
 }
@@ -41,7 +44,7 @@ enum Flow {
     Continue,
     /// End the stream cleanly.
     Stop,
-    /// Cut the connection after sending these bytes.
+    /// Cut the connection in the middle of these bytes.
     Cut(Bytes),
 }
 
@@ -51,6 +54,7 @@ struct Writer {
     prefix: String,
     filter: Filter,
     tx: ChunkSender,
+    switch: CutSwitch,
     buf: BytesMut,
     last_rv: u64,
     sent_events: u64,
@@ -64,7 +68,7 @@ impl Writer {
             return true;
         }
         let chunk = self.buf.split().freeze();
-        self.tx.send(Ok(chunk)).await.is_ok()
+        self.tx.send(chunk).await.is_ok()
     }
 
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
@@ -132,15 +136,10 @@ impl Writer {
     async fn finish(mut self, flow: Flow) {
         match flow {
             Flow::Cut(bytes) => {
-                if self.tx.send(Ok(bytes)).await.is_ok() {
-                    let _ = self
-                        .tx
-                        .send(Err(std::io::Error::new(
-                            std::io::ErrorKind::ConnectionAborted,
-                            "injected fault: watch connection cut mid-line",
-                        )))
-                        .await;
-                }
+                // Chunks already queued may not be written yet: the budget then ends inside
+                // one of them, still in the middle of a chunk.
+                self.switch.arm(bytes.len() as u64 / 2);
+                let _ = self.tx.send(bytes).await;
             }
             Flow::Continue | Flow::Stop => {
                 self.flush().await;
@@ -168,6 +167,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         since,
         initial_end_bookmark,
         timeout,
+        switch,
         partial,
     } = params;
     let spec = if partial {
@@ -181,13 +181,15 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         rv: subscribed_at,
         mut rx,
     } = sub;
-    let deadline = timeout.map(|t| Instant::now() + t);
+    // An absurd timeoutSeconds would overflow `Instant`: treat it as no timeout.
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
     let mut w = Writer {
         state,
         prefix: type_prefix(&spec),
         spec,
         filter,
         tx,
+        switch,
         buf: BytesMut::with_capacity(CHUNK),
         last_rv: since,
         sent_events: 0,
