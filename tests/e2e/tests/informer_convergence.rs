@@ -32,6 +32,9 @@ enum Op {
     Delete(u8),
     Fault(Fault),
     Pause(u64),
+    /// Cut the watch, keep the informer out, write meanwhile, then compact: the informer
+    /// must relist after a 410 and infer the deletions it missed.
+    Outage(Vec<Op>),
 }
 
 fn fault() -> impl Strategy<Value = Fault> {
@@ -49,13 +52,20 @@ fn fault() -> impl Strategy<Value = Fault> {
     ]
 }
 
-fn op() -> impl Strategy<Value = Op> {
+fn write() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => (0u8..8).prop_map(Op::Create),
         4 => (0u8..8).prop_map(Op::Update),
         3 => (0u8..8).prop_map(Op::Delete),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        11 => write(),
         2 => fault().prop_map(Op::Fault),
         1 => (10u64..150).prop_map(Op::Pause),
+        1 => proptest::collection::vec(write(), 1..6).prop_map(Op::Outage),
     ]
 }
 
@@ -120,6 +130,15 @@ fn apply(server: &RunningServer, op: &Op, step: usize) {
             }
         }
         Op::Pause(_) => {}
+        Op::Outage(writes) => {
+            let faults = server.faults();
+            faults.fail_next(2, 503, FaultTarget::resource("configmaps").verb("watch"));
+            faults.cut_watches();
+            for w in writes {
+                apply(server, w, step);
+            }
+            faults.compact_history();
+        }
     }
 }
 
@@ -174,7 +193,7 @@ async fn run_case(ops: Vec<Op>) {
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 6,
-        max_shrink_iters: 8,
+        max_shrink_iters: 2,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -17,13 +17,13 @@ async fn slow_and_panicking_handlers_harm_no_one_else() {
     let server = TestApiServer::builder().start().await.unwrap();
     let inf = informer::<ConfigMap>(&client(&server.url()));
 
-    // The slow handler blocks on a gate the test holds.
-    let gate = Arc::new(Mutex::new(()));
-    let held = gate.lock().unwrap();
-    let slow_gate = gate.clone();
+    // The slow handler blocks until the test opens the gate.
+    let (open_gate, gate) = std::sync::mpsc::channel::<()>();
+    let gate = Mutex::new(gate);
     let slow = inf.add_event_handler(ResourceEventHandlerFuncs::default().on_add(
         move |_: &Arc<ConfigMap>, _| {
-            let _pass = slow_gate.lock();
+            let gate = gate.lock().unwrap();
+            let _ = gate.recv();
         },
     ));
     let panicky = inf.add_event_handler(ResourceEventHandlerFuncs::default().on_add(
@@ -60,7 +60,7 @@ async fn slow_and_panicking_handlers_harm_no_one_else() {
     let depths: Vec<usize> = inf.stats().handlers.iter().map(|h| h.queue_depth).collect();
     assert!(depths[0] >= 39 && depths[2] == 0, "{depths:?}");
 
-    drop(held);
+    drop(open_gate);
     eventually("the slow handler to catch up", || slow.queue_depth() == 0).await;
     assert_eq!(slow.stats().delivered, 40);
     cancel.cancel();

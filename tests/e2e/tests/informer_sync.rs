@@ -39,10 +39,13 @@ fn cm(ns: &str, name: &str, v: &str) -> serde_json::Value {
            "data": {"v": v}})
 }
 
+/// Pods seeded for the initial sync: several pages of 500.
+const N: usize = 2000;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn initial_sync_of_thousands_over_pages() {
     let server = TestApiServer::builder()
-        .seed_pods(2500)
+        .seed_pods(N)
         .seed_namespaces(5)
         .rv0_ignores_limit(false)
         .start()
@@ -64,14 +67,14 @@ async fn initial_sync_of_thousands_over_pages() {
         inf.has_synced()
     })
     .await;
-    assert_eq!(*len_at_sync.lock().unwrap(), Some(2500));
+    assert_eq!(*len_at_sync.lock().unwrap(), Some(N));
     assert!(
-        server.request_count("list", "pods") >= 5,
+        server.request_count("list", "pods") >= 4,
         "{:?}",
         server.request_counts()
     );
     eventually("the handler's sync", || reg.has_synced()).await;
-    assert_eq!(replay.objects().len(), 2500);
+    assert_eq!(replay.objects().len(), N);
     assert_eq!(cache_state(&inf), server_state(&server, "pods"));
     assert!(replay.violations().is_empty());
 
@@ -89,10 +92,10 @@ async fn initial_sync_of_thousands_over_pages() {
             .namespaced("ns-1")
             .list(&Selector::everything())
             .len(),
-        500
+        N / 5
     );
     assert!(lister.namespaced("ns-0").get("pod-0").is_some());
-    assert_eq!(lister.list(&web).len(), 2500 / 3 + 1);
+    assert_eq!(lister.list(&web).len(), N.div_ceil(3));
 
     cancel.cancel();
     task.await.unwrap();
@@ -231,6 +234,40 @@ async fn expired_watch_relists_and_reports_missed_deletions() {
     let stats = inf.stats();
     assert!(stats.expired_relists >= 1, "{stats:?}");
     assert!(stats.relists >= 1, "{stats:?}");
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_syncs_without_a_list_request() {
+    let server = TestApiServer::builder()
+        .seed_pods(300)
+        .seed_namespaces(3)
+        .start()
+        .await
+        .unwrap();
+    let inf = informer::<Pod>(&client(&server.url()));
+    inf.set_streaming_list(true).unwrap();
+    let replay = Replay::default();
+    let reg = inf.add_event_handler(replay.clone());
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(60), inf.wait_for_sync())
+        .await
+        .expect("sync hung")
+        .unwrap();
+    assert_eq!(inf.indexer().len(), 300);
+    assert_eq!(server.request_count("list", "pods"), 0);
+    assert_eq!(server.request_count("watch", "pods"), 1);
+    eventually("the handler's sync", || reg.has_synced()).await;
+    assert!(replay.log().iter().all(|l| l.starts_with("add ")));
+
+    server.delete("pods", Some("ns-0"), "pod-0").unwrap();
+    eventually("the deletion", || {
+        inf.indexer().get_by_key("ns-0/pod-0").is_none()
+    })
+    .await;
+    assert_eq!(cache_state(&inf), server_state(&server, "pods"));
     cancel.cancel();
     task.await.unwrap();
 }
