@@ -29,6 +29,8 @@ pub mod stats;
 pub mod store;
 
 pub use client::Client;
+pub use discovery::{ApiResource, Discovery};
+pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::Error;
 pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
 pub use generic::GenericInformer;
@@ -37,6 +39,7 @@ pub use informer::{HandlerRegistration, SharedIndexInformer};
 pub use list_options::{ListOptions, TweakListOptions};
 pub use lister::{Lister, NamespaceLister};
 pub use lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchEvent, WatchStream};
+pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
 pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
 pub use stats::InformerStats;

@@ -136,7 +136,8 @@ impl DynamicSharedInformerFactory {
     }
 }
 
-/// An error unless discovery says `resource` can be listed and watched.
+/// An error unless discovery says `resource` can be listed and watched: informers of
+/// e.g. `bindings` (create only) could never sync.
 pub(crate) fn require_list_watch(resource: &ApiResource, client: &Client) -> Result<(), Error> {
     match ["list", "watch"]
         .into_iter()
@@ -151,5 +152,27 @@ pub(crate) fn require_list_watch(resource: &ApiResource, client: &Client) -> Res
                 resource.verbs.join(", ")
             ),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::Config;
+
+    #[test]
+    fn resources_that_cannot_be_watched_are_refused() {
+        let client = Client::new(Config::new("http://127.0.0.1:1")).unwrap();
+        let mut bindings = ApiResource::new("", "v1", "Binding", "bindings", true);
+        bindings.verbs = vec!["create".into()];
+        let err = require_list_watch(&bindings, &client)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("v1/bindings"), "{err}");
+        assert!(err.contains("\"list\" verb"), "{err}");
+        assert!(err.contains("http://127.0.0.1:1"), "{err}");
+        let mut pods = ApiResource::new("", "v1", "Pod", "pods", true);
+        pods.verbs = vec!["list".into(), "watch".into()];
+        assert!(require_list_watch(&pods, &client).is_ok());
     }
 }

@@ -134,7 +134,8 @@ impl MetadataSharedInformerFactory {
     /// The metadata informer of the k8s-openapi or generated resource type `K`, e.g.
     /// `factory.typed::<Pod>()`, yielding `PartialObjectMeta<Pod>`; the same one on every
     /// call. Kind and scope come from `K` (no discovery); the resync period is the one the
-    /// builder set for `K`, else the default.
+    /// builder set for `K`, else the default. Its object type differs from the untyped one
+    /// [`for_resource`](Self::for_resource) caches, so the two are separate informers.
     pub fn typed<K>(&self) -> MetadataInformer<K>
     where
         K: k8s_openapi::Resource + 'static,
