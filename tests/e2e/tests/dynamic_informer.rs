@@ -257,3 +257,43 @@ async fn discovery_lists_group_versions_and_refreshes_on_a_miss() {
     assert_eq!(by_kind.plural, "gadgets");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn factory_options_apply_to_dynamic_informers() {
+    let server = TestApiServer::builder()
+        .seed_pods(12)
+        .seed_namespaces(2)
+        .start()
+        .await
+        .unwrap();
+    let factory = DynamicSharedInformerFactory::builder(client(&server.url()))
+        .namespace("ns-0")
+        .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
+        .transform(|m| m.annotations = None)
+        .build();
+    let pods_gvr = GroupVersionResource::new("", "v1", "pods");
+    let pods = factory.for_resource(&pods_gvr).await.unwrap();
+    factory.start();
+    factory.wait_for_cache_sync_timeout(SYNC).await.unwrap();
+    let cached = pods.lister().list(&Selector::everything());
+    let expected = server
+        .list("pods", Some("ns-0"))
+        .unwrap()
+        .iter()
+        .filter(|p| p["metadata"]["labels"]["tier"] == "web")
+        .count();
+    assert!(expected > 0);
+    assert_eq!(cached.len(), expected);
+    assert!(cached.iter().all(|p| {
+        p.metadata.namespace.as_deref() == Some("ns-0") && p.metadata.annotations.is_none()
+    }));
+    let again = factory.for_resource(&pods_gvr).await.unwrap();
+    assert_eq!(again.lister().list(&Selector::everything()).len(), expected);
+    assert_eq!(
+        server.request_count("list", "pods"),
+        1,
+        "one informer per resource"
+    );
+    factory.shutdown().await;
+    server.shutdown().await;
+}
