@@ -81,11 +81,14 @@ impl ApiResource {
     /// percent-encoded, so a malformed one reaches the server (which names it in a 404)
     /// instead of changing the path.
     pub fn collection_path(&self, namespace: Option<&str>) -> String {
-        let mut path = if self.group.is_empty() {
-            format!("/api/{}", self.version)
+        let mut path = String::from(if self.group.is_empty() {
+            "/api"
         } else {
-            format!("/apis/{}/{}", self.group, self.version)
-        };
+            "/apis/"
+        });
+        push_path_segment(&mut path, &self.group);
+        path.push('/');
+        push_path_segment(&mut path, &self.version);
         if let Some(ns) = namespace.filter(|ns| self.namespaced && !ns.is_empty()) {
             path.push_str("/namespaces/");
             push_path_segment(&mut path, ns);
@@ -343,11 +346,10 @@ impl Discovery {
         version: &str,
         looking_for: &str,
     ) -> Result<Arc<Vec<ApiResource>>, Error> {
-        let path = if group.is_empty() {
-            format!("/api/{version}")
-        } else {
-            format!("/apis/{group}/{version}")
-        };
+        let mut path = String::from(if group.is_empty() { "/api" } else { "/apis/" });
+        push_path_segment(&mut path, group);
+        path.push('/');
+        push_path_segment(&mut path, version);
         let wire: ApiResourceListWire = match self.client.get_json(&path).await {
             Ok(w) => w,
             Err(e) if e.status_code() == Some(404) => {
@@ -409,9 +411,7 @@ impl Discovery {
         };
         for refreshed in [false, true] {
             if refreshed {
-                let mut cache = self.lock();
-                cache.group_versions = None;
-                cache.resources.clear();
+                self.invalidate();
             }
             let mut candidates: Vec<GroupVersion> = self
                 .group_versions()
