@@ -140,6 +140,14 @@ impl GenericInformer {
     }
 }
 
+/// A factory's `for_resource` was asked for a resource it does not generate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no informer for resource {gvr}: not a resource this factory generates")]
+pub struct UnknownResource {
+    /// The resource asked for.
+    pub gvr: GroupVersionResource,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use futures_util::stream::BoxStream;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::delta_apply::{DeltaApplier, Origin};
 use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
@@ -192,7 +193,9 @@ impl<K: Object> SharedIndexInformer<K> {
         Ok(())
     }
 
-    /// Adds a handler; it first receives the current contents as adds.
+    /// Adds a handler; it first receives the current contents as adds. On an informer that
+    /// already stopped the handler receives nothing and its registration reports
+    /// [`is_removed`](HandlerRegistration::is_removed).
     pub fn add_event_handler(&self, handler: impl ResourceEventHandler<K>) -> HandlerRegistration {
         self.add_event_handler_with_resync_period(handler, self.inner.default_resync)
     }
@@ -210,7 +213,8 @@ impl<K: Object> SharedIndexInformer<K> {
             .processor
             .add_handler(Arc::new(handler), Some(resync_period), initial);
         if self.inner.stopped.load(Ordering::Acquire) {
-            reg.remove();
+            // Nothing will follow the initial contents; let the handler thread end.
+            drop(dispatch.processor.close());
         }
         reg
     }
@@ -222,7 +226,7 @@ impl<K: Object> SharedIndexInformer<K> {
         let initial = self.inner.indexer.list();
         let (reg, stream) = dispatch.processor.add_stream(initial);
         if self.inner.stopped.load(Ordering::Acquire) {
-            reg.remove();
+            drop(dispatch.processor.close());
         }
         (reg, stream)
     }
@@ -301,6 +305,7 @@ impl<K: Object> SharedIndexInformer<K> {
         cancel: CancellationToken,
     ) -> impl std::future::Future<Output = ()> + Send + 'static {
         let this = self.clone();
+        let span = tracing::info_span!("informer", name = %self.name());
         async move {
             if this.inner.started.swap(true, Ordering::AcqRel) {
                 tracing::warn!(informer = %this.name(), "run called on an informer that already started");
@@ -333,6 +338,7 @@ impl<K: Object> SharedIndexInformer<K> {
             }
             tracing::debug!(informer = %this.name(), "informer stopped");
         }
+        .instrument(span)
     }
 
     fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
@@ -375,11 +381,14 @@ impl<K: Object> SharedIndexInformer<K> {
                 _ = tokio::time::sleep_until(resync_at.min(Instant::now() + Duration::from_secs(1)).into()) => {
                     let now = Instant::now();
                     let mut dispatch = lock(&self.inner.dispatch);
-                    if !self.has_synced() || !dispatch.processor.begin_resync(now) {
-                        continue;
+                    if dispatch.processor.begin_resync(now) {
+                        // Before the first sync there is nothing to re-deliver, but the
+                        // period still moves on so this branch does not fire in a loop.
+                        if self.has_synced() {
+                            self.apply(&mut dispatch, Delta::Sync);
+                        }
+                        dispatch.processor.end_resync(now);
                     }
-                    self.apply(&mut dispatch, Delta::Sync);
-                    dispatch.processor.end_resync(now);
                     continue;
                 }
             };

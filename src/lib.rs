@@ -42,7 +42,7 @@ pub use lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchEvent, Watch
 pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
 pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
-pub use stats::InformerStats;
+pub use stats::{render_prometheus, InformerStats};
 pub use store::{IndexFunc, Indexer, Indexers};
 
 /// Re-exported so generated crates and users name one k8s-openapi.

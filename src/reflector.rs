@@ -542,3 +542,32 @@ impl<K: Object> Reflector<K> {
 fn random_watch_timeout() -> i64 {
     rand::rng().random_range(300..600)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ApiError;
+
+    fn api(code: u16) -> Error {
+        Error::from(ApiError {
+            code,
+            reason: String::new(),
+            message: String::new(),
+            context: "list pods".into(),
+            retry_after: None,
+        })
+    }
+
+    #[test]
+    fn which_list_errors_are_terminal() {
+        for code in [400, 401, 403, 404, 422] {
+            assert!(is_terminal_list_error(&api(code)), "{code}");
+        }
+        for code in [410, 429, 500, 503, 504] {
+            assert!(!is_terminal_list_error(&api(code)), "{code}");
+        }
+        assert!(!is_terminal_list_error(&Error::Other(
+            "connection refused".into()
+        )));
+    }
+}

@@ -115,3 +115,133 @@ impl Counters {
         }
     }
 }
+
+fn escape_label(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// Renders snapshots in the Prometheus text exposition format (version 0.0.4), one sample
+/// per informer (label `informer`) and per handler (labels `informer`, `handler`), ready to
+/// serve from a `/metrics` endpoint without a metrics library.
+pub fn render_prometheus(stats: &[InformerStats]) -> String {
+    use std::fmt::Write as _;
+    type Field = fn(&InformerStats) -> u64;
+    let counters: [(&str, &str, Field); 10] = [
+        ("lists_total", "Lists started.", |s| s.lists),
+        ("list_pages_total", "List pages received.", |s| s.list_pages),
+        ("relists_total", "Lists after the first one.", |s| s.relists),
+        (
+            "expired_relists_total",
+            "Relists caused by 410 Expired.",
+            |s| s.expired_relists,
+        ),
+        ("watches_total", "Watch requests made.", |s| s.watches),
+        ("errors_total", "List and watch errors.", |s| s.errors),
+        ("added_events_total", "ADDED events received.", |s| s.added),
+        ("modified_events_total", "MODIFIED events received.", |s| {
+            s.modified
+        }),
+        ("deleted_events_total", "DELETED events received.", |s| {
+            s.deleted
+        }),
+        ("bookmarks_total", "BOOKMARK events received.", |s| {
+            s.bookmarks
+        }),
+    ];
+    let mut out = String::new();
+    for (name, help, get) in counters {
+        let _ = writeln!(
+            out,
+            "# HELP informer_{name} {help}\n# TYPE informer_{name} counter"
+        );
+        for s in stats {
+            let _ = writeln!(
+                out,
+                "informer_{name}{{informer=\"{}\"}} {}",
+                escape_label(&s.name),
+                get(s)
+            );
+        }
+    }
+    let _ = writeln!(out, "# HELP informer_cached_objects Objects in the cache.\n# TYPE informer_cached_objects gauge");
+    for s in stats {
+        let _ = writeln!(
+            out,
+            "informer_cached_objects{{informer=\"{}\"}} {}",
+            escape_label(&s.name),
+            s.cached_objects
+        );
+    }
+    let _ = writeln!(out, "# HELP informer_seconds_since_last_event Time since the last list item or watch event.\n# TYPE informer_seconds_since_last_event gauge");
+    for s in stats {
+        if let Some(d) = s.since_last_event {
+            let _ = writeln!(
+                out,
+                "informer_seconds_since_last_event{{informer=\"{}\"}} {}",
+                escape_label(&s.name),
+                d.as_secs_f64()
+            );
+        }
+    }
+    let _ = writeln!(out, "# HELP informer_handler_queue_depth Notifications queued for a handler.\n# TYPE informer_handler_queue_depth gauge");
+    for s in stats {
+        for h in &s.handlers {
+            let _ = writeln!(
+                out,
+                "informer_handler_queue_depth{{informer=\"{}\",handler=\"{}\"}} {}",
+                escape_label(&s.name),
+                h.id,
+                h.queue_depth
+            );
+        }
+    }
+    let _ = writeln!(out, "# HELP informer_handler_panics_total Notifications whose handler panicked.\n# TYPE informer_handler_panics_total counter");
+    for s in stats {
+        for h in &s.handlers {
+            let _ = writeln!(
+                out,
+                "informer_handler_panics_total{{informer=\"{}\",handler=\"{}\"}} {}",
+                escape_label(&s.name),
+                h.id,
+                h.panics
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prometheus_text_has_one_sample_per_informer_and_handler() {
+        let c = Counters::default();
+        Counters::bump(&c.lists);
+        Counters::bump(&c.added);
+        Counters::bump(&c.added);
+        let handler = HandlerStats {
+            id: 3,
+            queue_depth: 7,
+            delivered: 1,
+            panics: 2,
+            last_wait: None,
+        };
+        let snap = c.snapshot("core/v1/\"pods\"".into(), "42".into(), 5, vec![handler]);
+        let text = render_prometheus(&[snap]);
+        assert!(
+            text.contains("informer_lists_total{informer=\"core/v1/\\\"pods\\\"\"} 1\n"),
+            "{text}"
+        );
+        assert!(text.contains("informer_added_events_total{informer=\"core/v1/\\\"pods\\\"\"} 2\n"));
+        assert!(text.contains("informer_cached_objects{informer=\"core/v1/\\\"pods\\\"\"} 5\n"));
+        assert!(text.contains(
+            "informer_handler_queue_depth{informer=\"core/v1/\\\"pods\\\"\",handler=\"3\"} 7\n"
+        ));
+        assert!(text.contains("# TYPE informer_handler_panics_total counter\n"));
+        assert!(!text.contains("seconds_since_last_event{"));
+    }
+}

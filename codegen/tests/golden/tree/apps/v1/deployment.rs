@@ -1,0 +1,148 @@
+//! Informers of Deployment (apps/v1, kind Deployment).
+/// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
+#[derive(Clone)]
+pub struct DeploymentInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl DeploymentInformer {
+    /// The Deployment informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::apps::v1::Deployment,
+    > {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >(
+                "apps/v1/deployments",
+                |core| {
+                    new_filtered_deployment_informer(
+                        core.client().clone(),
+                        core.namespace(),
+                        core.resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared Deployment informer's cache.
+    pub fn lister(&self) -> DeploymentLister {
+        DeploymentLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_deployment_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::apps::v1::Deployment>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::apps::v1::Deployment> {
+    new_filtered_deployment_informer(
+        client,
+        namespace,
+        resync,
+        indexers,
+        ::std::option::Option::None,
+    )
+}
+/// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+pub fn new_filtered_deployment_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::apps::v1::Deployment>,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::apps::v1::Deployment> {
+    let namespace: ::std::option::Option<::std::string::String> = namespace
+        .map(::std::borrow::ToOwned::to_owned);
+    let list = {
+        let client = client.clone();
+        let namespace = namespace.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::apps::v1::Deployment,
+                >(namespace.as_deref(), &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client
+            .watch::<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >(namespace.as_deref(), &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) from an informer's cache (client-go's `DeploymentLister`).
+#[derive(Clone)]
+pub struct DeploymentLister {
+    lister: ::informer_runtime::Lister<::k8s_openapi::api::apps::v1::Deployment>,
+}
+impl DeploymentLister {
+    /// A lister of Deployment objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<::k8s_openapi::api::apps::v1::Deployment>,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every Deployment (apps/v1, kind Deployment) in the cache matching `selector`, in every namespace.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>> {
+        self.lister.list(selector)
+    }
+}
+impl DeploymentLister {
+    /// A lister of the Deployment objects (apps/v1, kind Deployment) in one namespace.
+    pub fn deployments(&self, namespace: &str) -> DeploymentNamespaceLister {
+        DeploymentNamespaceLister {
+            lister: self.lister.namespaced(namespace),
+        }
+    }
+}
+/// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) of one namespace from an informer's cache (client-go's `DeploymentNamespaceLister`).
+pub struct DeploymentNamespaceLister {
+    lister: ::informer_runtime::NamespaceLister<
+        ::k8s_openapi::api::apps::v1::Deployment,
+    >,
+}
+impl DeploymentNamespaceLister {
+    /// Every Deployment in this namespace matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>> {
+        self.lister.list(selector)
+    }
+    /// The Deployment named `name` in this namespace, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<
+        ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
+    > {
+        self.lister.get(name)
+    }
+}

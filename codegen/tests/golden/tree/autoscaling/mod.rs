@@ -1,0 +1,22 @@
+//! Informers of autoscaling.
+pub mod v1;
+pub mod v2;
+/// The informers of autoscaling in a factory, by version.
+#[derive(Clone)]
+pub struct Group {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl Group {
+    /// The accessor over `factory`.
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The informers of version v1.
+    pub fn v1(&self) -> v1::Version {
+        v1::Version::new(self.factory.clone())
+    }
+    /// The informers of version v2.
+    pub fn v2(&self) -> v2::Version {
+        v2::Version::new(self.factory.clone())
+    }
+}

@@ -1,0 +1,170 @@
+//! Informers of HorizontalPodAutoscaler (autoscaling/v1, kind HorizontalPodAutoscaler).
+/// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
+#[derive(Clone)]
+pub struct HorizontalPodAutoscalerInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl HorizontalPodAutoscalerInformer {
+    /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v1/horizontalpodautoscalers`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    > {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >(
+                "autoscaling/v1/horizontalpodautoscalers",
+                |core| {
+                    new_filtered_horizontal_pod_autoscaler_informer(
+                        core.client().clone(),
+                        core.namespace(),
+                        core
+                            .resync_for::<
+                                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                            >(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+    pub fn lister(&self) -> HorizontalPodAutoscalerLister {
+        HorizontalPodAutoscalerLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_horizontal_pod_autoscaler_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    >,
+) -> ::informer_runtime::SharedIndexInformer<
+    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+> {
+    new_filtered_horizontal_pod_autoscaler_informer(
+        client,
+        namespace,
+        resync,
+        indexers,
+        ::std::option::Option::None,
+    )
+}
+/// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+pub fn new_filtered_horizontal_pod_autoscaler_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    >,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<
+    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+> {
+    let namespace: ::std::option::Option<::std::string::String> = namespace
+        .map(::std::borrow::ToOwned::to_owned);
+    let list = {
+        let client = client.clone();
+        let namespace = namespace.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >(namespace.as_deref(), &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client
+            .watch::<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >(namespace.as_deref(), &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
+#[derive(Clone)]
+pub struct HorizontalPodAutoscalerLister {
+    lister: ::informer_runtime::Lister<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    >,
+}
+impl HorizontalPodAutoscalerLister {
+    /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<
+            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+        >,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every HorizontalPodAutoscaler (autoscaling/v1, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<
+        ::std::sync::Arc<::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler>,
+    > {
+        self.lister.list(selector)
+    }
+}
+impl HorizontalPodAutoscalerLister {
+    /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler) in one namespace.
+    pub fn horizontal_pod_autoscalers(
+        &self,
+        namespace: &str,
+    ) -> HorizontalPodAutoscalerNamespaceLister {
+        HorizontalPodAutoscalerNamespaceLister {
+            lister: self.lister.namespaced(namespace),
+        }
+    }
+}
+/// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) of one namespace from an informer's cache (client-go's `HorizontalPodAutoscalerNamespaceLister`).
+pub struct HorizontalPodAutoscalerNamespaceLister {
+    lister: ::informer_runtime::NamespaceLister<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    >,
+}
+impl HorizontalPodAutoscalerNamespaceLister {
+    /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<
+        ::std::sync::Arc<::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler>,
+    > {
+        self.lister.list(selector)
+    }
+    /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<
+        ::std::sync::Arc<::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler>,
+    > {
+        self.lister.get(name)
+    }
+}

@@ -1,0 +1,111 @@
+//! Informers of Node (core/v1, kind Node).
+/// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
+#[derive(Clone)]
+pub struct NodeInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl NodeInformer {
+    /// The Node informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::core::v1::Node,
+            >(
+                "core/v1/nodes",
+                |core| {
+                    new_filtered_node_informer(
+                        core.client().clone(),
+                        core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared Node informer's cache.
+    pub fn lister(&self) -> NodeLister {
+        NodeLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_node_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+    new_filtered_node_informer(client, resync, indexers, ::std::option::Option::None)
+}
+/// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+pub fn new_filtered_node_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+    let list = {
+        let client = client.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::core::v1::Node,
+                >(::std::option::Option::None, &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client
+            .watch::<
+                ::k8s_openapi::api::core::v1::Node,
+            >(::std::option::Option::None, &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
+#[derive(Clone)]
+pub struct NodeLister {
+    lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Node>,
+}
+impl NodeLister {
+    /// A lister of Node objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Node>,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every Node (core/v1, kind Node) in the cache matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Node>> {
+        self.lister.list(selector)
+    }
+}
+impl NodeLister {
+    /// The Node named `name`, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<::std::sync::Arc<::k8s_openapi::api::core::v1::Node>> {
+        self.lister.get(name)
+    }
+}

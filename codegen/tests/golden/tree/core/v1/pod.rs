@@ -1,0 +1,143 @@
+//! Informers of Pod (core/v1, kind Pod).
+/// The shared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in a factory (client-go's `PodInformer`).
+///
+/// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
+#[derive(Clone)]
+pub struct PodInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl PodInformer {
+    /// The Pod informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::core::v1::Pod,
+            >(
+                "core/v1/pods",
+                |core| {
+                    new_filtered_pod_informer(
+                        core.client().clone(),
+                        core.namespace(),
+                        core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared Pod informer's cache.
+    pub fn lister(&self) -> PodLister {
+        PodLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_pod_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+    new_filtered_pod_informer(
+        client,
+        namespace,
+        resync,
+        indexers,
+        ::std::option::Option::None,
+    )
+}
+/// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+pub fn new_filtered_pod_informer(
+    client: ::informer_runtime::Client,
+    namespace: ::std::option::Option<&str>,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+    let namespace: ::std::option::Option<::std::string::String> = namespace
+        .map(::std::borrow::ToOwned::to_owned);
+    let list = {
+        let client = client.clone();
+        let namespace = namespace.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::core::v1::Pod,
+                >(namespace.as_deref(), &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client.watch::<::k8s_openapi::api::core::v1::Pod>(namespace.as_deref(), &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) from an informer's cache (client-go's `PodLister`).
+///
+/// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
+#[derive(Clone)]
+pub struct PodLister {
+    lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Pod>,
+}
+impl PodLister {
+    /// A lister of Pod objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Pod>,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every Pod (core/v1, kind Pod) in the cache matching `selector`, in every namespace.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
+        self.lister.list(selector)
+    }
+}
+impl PodLister {
+    /// A lister of the Pod objects (core/v1, kind Pod) in one namespace.
+    pub fn pods(&self, namespace: &str) -> PodNamespaceLister {
+        PodNamespaceLister {
+            lister: self.lister.namespaced(namespace),
+        }
+    }
+}
+/// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) of one namespace from an informer's cache (client-go's `PodNamespaceLister`).
+pub struct PodNamespaceLister {
+    lister: ::informer_runtime::NamespaceLister<::k8s_openapi::api::core::v1::Pod>,
+}
+impl PodNamespaceLister {
+    /// Every Pod in this namespace matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
+        self.lister.list(selector)
+    }
+    /// The Pod named `name` in this namespace, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
+        self.lister.get(name)
+    }
+}

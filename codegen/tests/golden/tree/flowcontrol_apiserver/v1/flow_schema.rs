@@ -1,0 +1,135 @@
+//! Informers of FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+/// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
+#[derive(Clone)]
+pub struct FlowSchemaInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl FlowSchemaInformer {
+    /// The FlowSchema informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    > {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >(
+                "flowcontrol.apiserver.k8s.io/v1/flowschemas",
+                |core| {
+                    new_filtered_flow_schema_informer(
+                        core.client().clone(),
+                        core
+                            .resync_for::<
+                                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                            >(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared FlowSchema informer's cache.
+    pub fn lister(&self) -> FlowSchemaLister {
+        FlowSchemaLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_flow_schema_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    >,
+) -> ::informer_runtime::SharedIndexInformer<
+    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+> {
+    new_filtered_flow_schema_informer(
+        client,
+        resync,
+        indexers,
+        ::std::option::Option::None,
+    )
+}
+/// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+pub fn new_filtered_flow_schema_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    >,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<
+    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+> {
+    let list = {
+        let client = client.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >(::std::option::Option::None, &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client
+            .watch::<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >(::std::option::Option::None, &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) from an informer's cache (client-go's `FlowSchemaLister`).
+#[derive(Clone)]
+pub struct FlowSchemaLister {
+    lister: ::informer_runtime::Lister<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
+}
+impl FlowSchemaLister {
+    /// A lister of FlowSchema objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<
+            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        >,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in the cache matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<
+        ::std::sync::Arc<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
+    > {
+        self.lister.list(selector)
+    }
+}
+impl FlowSchemaLister {
+    /// The FlowSchema named `name`, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<
+        ::std::sync::Arc<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
+    > {
+        self.lister.get(name)
+    }
+}

@@ -1,0 +1,17 @@
+//! Informers of rbac.authorization.k8s.io.
+pub mod v1;
+/// The informers of rbac.authorization.k8s.io in a factory, by version.
+#[derive(Clone)]
+pub struct Group {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl Group {
+    /// The accessor over `factory`.
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The informers of version v1.
+    pub fn v1(&self) -> v1::Version {
+        v1::Version::new(self.factory.clone())
+    }
+}

@@ -1,0 +1,120 @@
+//! Informers of ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole).
+/// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
+#[derive(Clone)]
+pub struct ClusterRoleInformer {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl ClusterRoleInformer {
+    /// The ClusterRole informer of `factory` (what the version accessor returns).
+    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+    /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::rbac::v1::ClusterRole,
+    > {
+        self.factory
+            .informer_for::<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >(
+                "rbac.authorization.k8s.io/v1/clusterroles",
+                |core| {
+                    new_filtered_cluster_role_informer(
+                        core.client().clone(),
+                        core.resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
+                        ::informer_runtime::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                },
+            )
+    }
+    /// A lister reading the shared ClusterRole informer's cache.
+    pub fn lister(&self) -> ClusterRoleLister {
+        ClusterRoleLister::new(self.informer().indexer())
+    }
+}
+/// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
+///
+/// Prefer the factory's shared informer; this one is for callers that need their own.
+pub fn new_cluster_role_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::rbac::v1::ClusterRole>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::rbac::v1::ClusterRole> {
+    new_filtered_cluster_role_informer(
+        client,
+        resync,
+        indexers,
+        ::std::option::Option::None,
+    )
+}
+/// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+pub fn new_filtered_cluster_role_informer(
+    client: ::informer_runtime::Client,
+    resync: ::std::time::Duration,
+    indexers: ::informer_runtime::Indexers<::k8s_openapi::api::rbac::v1::ClusterRole>,
+    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
+) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::rbac::v1::ClusterRole> {
+    let list = {
+        let client = client.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ::informer_runtime::ListOptions| {
+            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            client
+                .list::<
+                    ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >(::std::option::Option::None, &options)
+        }
+    };
+    let watch = move |mut options: ::informer_runtime::ListOptions| {
+        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        client
+            .watch::<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >(::std::option::Option::None, &options)
+    };
+    ::informer_runtime::SharedIndexInformer::new(
+        ::informer_runtime::ListWatch::new(list, watch),
+        resync,
+        indexers,
+    )
+}
+/// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
+#[derive(Clone)]
+pub struct ClusterRoleLister {
+    lister: ::informer_runtime::Lister<::k8s_openapi::api::rbac::v1::ClusterRole>,
+}
+impl ClusterRoleLister {
+    /// A lister of ClusterRole objects over `indexer` (usually an informer's).
+    pub fn new(
+        indexer: ::informer_runtime::Indexer<::k8s_openapi::api::rbac::v1::ClusterRole>,
+    ) -> Self {
+        Self {
+            lister: ::informer_runtime::Lister::new(indexer),
+        }
+    }
+    /// Every ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole) in the cache matching `selector`.
+    pub fn list(
+        &self,
+        selector: &::informer_runtime::Selector,
+    ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::rbac::v1::ClusterRole>> {
+        self.lister.list(selector)
+    }
+}
+impl ClusterRoleLister {
+    /// The ClusterRole named `name`, if cached.
+    pub fn get(
+        &self,
+        name: &str,
+    ) -> ::std::option::Option<
+        ::std::sync::Arc<::k8s_openapi::api::rbac::v1::ClusterRole>,
+    > {
+        self.lister.get(name)
+    }
+}

@@ -1,0 +1,21 @@
+//! Generates the typed informers and `SharedInformerFactory` of the Kubernetes version
+//! k8s-openapi is built for, for the API groups whose cargo feature is on.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let result = informer_gen::Config::new()
+        .listers_path("::listers")
+        .groups_from_cargo_features()
+        .k8s_openapi_path("::k8s_openapi")
+        .file_name("informers.rs")
+        .generate();
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A build script reports through stderr; Display says what to do, Debug would not.
+            eprintln!("informers: cannot generate informers: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
