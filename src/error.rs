@@ -74,6 +74,16 @@ pub enum Error {
     /// The client configuration (kubeconfig, in-cluster files, exec plugin) is unusable.
     #[error("{0}")]
     Config(String),
+    /// Discovery found no such resource (or group-version) on the server.
+    #[error("resource {resource} is not served by {server}: {reason}")]
+    UnknownResource {
+        /// The resource looked for, e.g. `example.com/v1/gizmos` or `kind Gizmo in group "example.com"`.
+        resource: String,
+        /// The server's base URL.
+        server: String,
+        /// What discovery found instead.
+        reason: String,
+    },
     /// Any other failure, with its context.
     #[error("{0}")]
     Other(String),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use bytes::{BufMut, Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER};
+use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -17,12 +17,13 @@ use crate::continue_token::ContinueToken;
 use crate::cut::CutSwitch;
 use crate::faults::Action;
 use crate::filter::Filter;
+use crate::partial_metadata;
 use crate::resource::ResourceSpec;
 use crate::state::{Resolved, Rights, State};
 use crate::status::StatusError;
 use crate::store::{ListQuery, Obj, Snapshot, SnapshotError, WatchFrom};
 use crate::watch::{stream, WatchParams};
-use crate::wire::{list_head, typed_object};
+use crate::wire::{list_head, put_typed, type_prefix, typed_object};
 
 /// Bytes a connection may still send after a `cut_next` fault hits it.
 const CUT_AFTER: u64 = 200;
@@ -374,9 +375,20 @@ async fn resource_request(
     }
     let ns = target.namespace.as_deref();
     let name = target.name.as_deref().unwrap_or_default();
+    let accept = req
+        .headers()
+        .get(ACCEPT)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default();
+    let wanted = if verb == "list" {
+        partial_metadata::LIST
+    } else {
+        partial_metadata::OBJECT
+    };
+    let partial = state.config.partial_metadata && partial_metadata::requested(accept, wanted);
     let resp = match verb {
-        "list" => list(state, &r, target.namespace.clone(), query)?,
-        "watch" => watch(state, &r, target.namespace.clone(), query, switch)?,
+        "list" => list(state, &r, target.namespace.clone(), query, partial)?,
+        "watch" => watch(state, &r, target.namespace.clone(), query, switch, partial)?,
         "get" => object_response(StatusCode::OK, &r.spec, &state.get(&r, ns, name)?),
         "create" => {
             let body = read_json(req).await?;
@@ -452,6 +464,7 @@ fn list(
     r: &Resolved,
     namespace: Option<String>,
     q: &Query,
+    partial: bool,
 ) -> Result<Response<Body>, StatusError> {
     let filter = Filter::parse(
         &r.store,
@@ -565,7 +578,13 @@ fn list(
         }
         .encode()
     });
-    let head = list_head(&r.spec, page.rv, token.as_deref(), page.remaining);
+    let head_spec = if partial {
+        partial_metadata::spec(&r.spec)
+    } else {
+        r.spec.clone()
+    };
+    let head = list_head(&head_spec, page.rv, token.as_deref(), page.remaining);
+    let item_prefix = type_prefix(&head_spec);
     let (tx, body) = Body::channel();
     tokio::spawn(async move {
         let mut buf = BytesMut::with_capacity(LIST_CHUNK + 8 * 1024);
@@ -574,7 +593,15 @@ fn list(
             if i > 0 {
                 buf.put_u8(b',');
             }
-            buf.put_slice(&item.bytes);
+            if partial {
+                put_typed(
+                    &mut buf,
+                    &item_prefix,
+                    &partial_metadata::reduce(&item.bytes),
+                );
+            } else {
+                buf.put_slice(&item.bytes);
+            }
             if buf.len() >= LIST_CHUNK && tx.send(buf.split().freeze()).await.is_err() {
                 return;
             }
@@ -591,6 +618,7 @@ fn watch(
     namespace: Option<String>,
     q: &Query,
     switch: CutSwitch,
+    partial: bool,
 ) -> Result<Response<Body>, StatusError> {
     let filter = Filter::parse(
         &r.store,
@@ -652,6 +680,7 @@ fn watch(
                 initial_end_bookmark: send_initial == Some(true),
                 timeout,
                 switch,
+                partial,
             };
             tokio::spawn(stream(state.clone(), params, tx));
         }

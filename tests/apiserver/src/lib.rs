@@ -43,6 +43,7 @@ mod filter;
 pub mod fixtures;
 mod http;
 mod meta;
+mod partial_metadata;
 pub mod resource;
 /// The runtime's label selectors (`informer_runtime::selector`), compiled from the same
 /// source file: depending on the runtime crate would pull in k8s-openapi, which needs a

@@ -53,6 +53,7 @@ pub struct TestApiServerBuilder {
     seed_pods: usize,
     seed_namespaces: usize,
     rv0_ignores_limit: bool,
+    partial_metadata: bool,
     resources: Vec<ResourceSpec>,
 }
 
@@ -67,6 +68,7 @@ impl Default for TestApiServerBuilder {
             seed_pods: 0,
             seed_namespaces: 1,
             rv0_ignores_limit: true,
+            partial_metadata: true,
             resources: Vec::new(),
         }
     }
@@ -148,6 +150,14 @@ impl TestApiServerBuilder {
         self
     }
 
+    /// Whether lists and watches asking for `as=PartialObjectMetadataList` /
+    /// `as=PartialObjectMetadata` get metadata only (default true); off, the `Accept`
+    /// parameters are ignored and full objects sent, as by a server without the feature.
+    pub fn partial_metadata(mut self, on: bool) -> Self {
+        self.partial_metadata = on;
+        self
+    }
+
     /// Serve a resource besides the built-in ones from the start.
     pub fn resource(mut self, spec: ResourceSpec) -> Self {
         self.resources.push(spec);
@@ -173,6 +183,7 @@ impl TestApiServerBuilder {
             bookmark_interval: self.bookmark_interval,
             tokens,
             rv0_ignores_limit: self.rv0_ignores_limit,
+            partial_metadata: self.partial_metadata,
         }));
         for spec in builtin_resources().into_iter().chain(self.resources) {
             state.register(spec);

@@ -33,6 +33,8 @@ pub(crate) struct Config {
     pub tokens: Option<HashMap<String, Rights>>,
     /// Serve `resourceVersion=0` lists whole, ignoring `limit`, as the watch cache does.
     pub rv0_ignores_limit: bool,
+    /// Answer `as=PartialObjectMetadata[List]` requests with metadata only (else ignore them).
+    pub partial_metadata: bool,
 }
 
 #[derive(Default)]

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use crate::body::ChunkSender;
 use crate::cut::CutSwitch;
 use crate::filter::Filter;
+use crate::partial_metadata;
 use crate::resource::ResourceSpec;
 use crate::state::State;
 use crate::store::{Event, EventType, Obj, Subscription, WatchMsg};
@@ -32,6 +33,8 @@ pub(crate) struct WatchParams {
     pub timeout: Option<Duration>,
     /// The connection's switch, for the cut-watches fault.
     pub switch: CutSwitch,
+    /// Reduce event objects to `PartialObjectMetadata`.
+    pub partial: bool,
 }
 
 /// A line that is not JSON, for the malformed-line fault.
@@ -55,6 +58,7 @@ struct Writer {
     buf: BytesMut,
     last_rv: u64,
     sent_events: u64,
+    partial: bool,
 }
 
 impl Writer {
@@ -68,7 +72,12 @@ impl Writer {
     }
 
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
-        put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
+        if self.partial {
+            let reduced = partial_metadata::reduce(stored);
+            put_event(&mut self.buf, kind.as_str(), &self.prefix, &reduced);
+        } else {
+            put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
+        }
         self.sent_events += 1;
         match self.state.faults.drop_watches_after() {
             Some(n) if self.sent_events >= n => Flow::Stop,
@@ -159,7 +168,13 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         initial_end_bookmark,
         timeout,
         switch,
+        partial,
     } = params;
+    let spec = if partial {
+        partial_metadata::spec(&spec)
+    } else {
+        spec
+    };
     let Subscription {
         initial,
         backlog,
@@ -178,6 +193,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         buf: BytesMut::with_capacity(CHUNK),
         last_rv: since,
         sent_events: 0,
+        partial,
     };
     if !initial.is_empty() || initial_end_bookmark {
         for obj in &initial {
