@@ -97,9 +97,17 @@ struct Entry {
     running: bool,
 }
 
+/// What identifies an informer in a factory: its object type, or for informers whose
+/// type serves many resources (dynamic, metadata-only), a caller-chosen key such as a GVR.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum EntryKey {
+    Type(TypeId),
+    Named(TypeId, String),
+}
+
 #[derive(Default)]
 struct FactoryState {
-    entries: HashMap<TypeId, Entry>,
+    entries: HashMap<EntryKey, Entry>,
     started: bool,
     shut_down: bool,
     tasks: Vec<JoinHandle<()>>,
@@ -178,7 +186,32 @@ impl SharedInformerFactoryCore {
         name: &str,
         new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
     ) -> SharedIndexInformer<K> {
-        if let Some(existing) = self.existing::<K>() {
+        self.informer_for_entry(EntryKey::Type(TypeId::of::<K>()), name, new_informer)
+    }
+
+    /// Like [`informer_for`](Self::informer_for), but one informer per `key` rather than per
+    /// type: for object types that serve many resources (dynamic or metadata-only objects),
+    /// keyed e.g. by the resource's GVR.
+    pub fn informer_for_key<K: Object>(
+        &self,
+        key: &str,
+        name: &str,
+        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+    ) -> SharedIndexInformer<K> {
+        self.informer_for_entry(
+            EntryKey::Named(TypeId::of::<K>(), key.to_owned()),
+            name,
+            new_informer,
+        )
+    }
+
+    fn informer_for_entry<K: Object>(
+        &self,
+        key: EntryKey,
+        name: &str,
+        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+    ) -> SharedIndexInformer<K> {
+        if let Some(existing) = self.existing::<K>(&key) {
             return existing;
         }
         // Built outside the lock: `new_informer` may call back into the factory.
@@ -190,17 +223,15 @@ impl SharedInformerFactoryCore {
             }
         }
         let mut state = self.lock();
-        if let Some(entry) = state.entries.get(&TypeId::of::<K>()) {
-            if let Some(existing) = entry
-                .informer
-                .as_any()
-                .downcast_ref::<SharedIndexInformer<K>>()
-            {
-                return existing.clone();
-            }
+        if let Some(existing) = state
+            .entries
+            .get(&key)
+            .and_then(|e| e.informer.as_any().downcast_ref::<SharedIndexInformer<K>>())
+        {
+            return existing.clone();
         }
         state.entries.insert(
-            TypeId::of::<K>(),
+            key,
             Entry {
                 informer: Arc::new(informer.clone()),
                 running: false,
@@ -212,11 +243,11 @@ impl SharedInformerFactoryCore {
         informer
     }
 
-    fn existing<K: Object>(&self) -> Option<SharedIndexInformer<K>> {
+    fn existing<K: Object>(&self, key: &EntryKey) -> Option<SharedIndexInformer<K>> {
         let state = self.lock();
         state
             .entries
-            .get(&TypeId::of::<K>())
+            .get(key)
             .and_then(|e| e.informer.as_any().downcast_ref::<SharedIndexInformer<K>>())
             .cloned()
     }

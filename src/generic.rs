@@ -147,3 +147,46 @@ pub struct UnknownResource {
     /// The resource asked for.
     pub gvr: GroupVersionResource,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lister_watcher::ListWatch;
+    use crate::store::Indexers;
+    use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use std::time::Duration;
+
+    fn unused_source() -> ListWatch<ConfigMap> {
+        let never = || Error::Other("this informer is never run".into());
+        ListWatch::new(
+            move |_| std::future::ready(Err(never())),
+            move |_| std::future::ready(Err(never())),
+        )
+    }
+
+    #[test]
+    fn erased_views_and_downcast() {
+        let inf = SharedIndexInformer::new(unused_source(), Duration::ZERO, Indexers::namespace());
+        inf.indexer().insert(Arc::new(ConfigMap {
+            metadata: ObjectMeta {
+                namespace: Some("a".into()),
+                name: Some("cm".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        }));
+        let g = GenericInformer::new(GroupVersionResource::new("", "v1", "configmaps"), inf);
+        assert_eq!(g.gvr().to_string(), "v1/configmaps");
+        assert!(!g.has_synced());
+        assert!(g.downcast::<Pod>().is_none());
+        assert_eq!(g.downcast::<ConfigMap>().unwrap().indexer().len(), 1);
+        let any = g.get(Some("a"), "cm").unwrap();
+        assert!(any.downcast::<ConfigMap>().is_ok());
+        assert!(g.get(None, "cm").is_none());
+        assert_eq!(g.list().len(), 1);
+        let json = g.get_json(Some("a"), "cm").unwrap().unwrap();
+        assert_eq!(json["metadata"]["name"], "cm");
+        assert_eq!(g.list_json().unwrap().len(), 1);
+    }
+}

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use futures_util::stream::BoxStream;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::delta_apply::{DeltaApplier, Origin};
 use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
@@ -301,6 +302,7 @@ impl<K: Object> SharedIndexInformer<K> {
         cancel: CancellationToken,
     ) -> impl std::future::Future<Output = ()> + Send + 'static {
         let this = self.clone();
+        let span = tracing::info_span!("informer", name = %self.name());
         async move {
             if this.inner.started.swap(true, Ordering::AcqRel) {
                 tracing::warn!(informer = %this.name(), "run called on an informer that already started");
@@ -333,6 +335,7 @@ impl<K: Object> SharedIndexInformer<K> {
             }
             tracing::debug!(informer = %this.name(), "informer stopped");
         }
+        .instrument(span)
     }
 
     fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
@@ -375,11 +378,14 @@ impl<K: Object> SharedIndexInformer<K> {
                 _ = tokio::time::sleep_until(resync_at.min(Instant::now() + Duration::from_secs(1)).into()) => {
                     let now = Instant::now();
                     let mut dispatch = lock(&self.inner.dispatch);
-                    if !self.has_synced() || !dispatch.processor.begin_resync(now) {
-                        continue;
+                    if dispatch.processor.begin_resync(now) {
+                        // Before the first sync there is nothing to re-deliver, but the
+                        // period still moves on so this branch does not fire in a loop.
+                        if self.has_synced() {
+                            self.apply(&mut dispatch, Delta::Sync);
+                        }
+                        dispatch.processor.end_resync(now);
                     }
-                    self.apply(&mut dispatch, Delta::Sync);
-                    dispatch.processor.end_resync(now);
                     continue;
                 }
             };

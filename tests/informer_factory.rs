@@ -160,12 +160,20 @@ async fn wait_with_timeout_names_the_informers_still_syncing() {
     let client = Client::new(Config::new(&server.url)).unwrap();
     let core = SharedInformerFactoryCore::new(client, Default::default());
     core.informer_for::<Pod>("core/v1/pods", informer_for::<Pod>);
+    // Keyed informers of the same type are distinct from each other and from the typed one.
+    let a = core.informer_for_key::<Pod>("gvr-a", "a", informer_for::<Pod>);
+    let b = core.informer_for_key::<Pod>("gvr-b", "b", informer_for::<Pod>);
+    let a2 = core.informer_for_key::<Pod>("gvr-a", "a", |_| unreachable!("made twice"));
+    assert_eq!(
+        (a.name(), b.name(), a2.name()),
+        ("a".into(), "b".into(), "a".into())
+    );
     core.start();
     let err = core
         .wait_for_cache_sync_timeout(Duration::from_millis(300))
         .await
         .unwrap_err();
-    assert_eq!(err.informer, "core/v1/pods");
+    assert_eq!(err.informer, "a, b, core/v1/pods");
     assert!(err.reason.contains("not synced"), "{}", err.reason);
     core.shutdown().await;
 }

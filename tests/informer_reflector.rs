@@ -9,10 +9,11 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use informer_runtime::client::Config;
 use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::{
-    Client, Deleted, Indexers, ListOptions, ResourceEventHandlerFuncs, SharedIndexInformer,
+    Client, Deleted, Event, Indexers, ListOptions, ResourceEventHandlerFuncs, SharedIndexInformer,
 };
 use k8s_openapi::api::core::v1::Pod;
 use support::{status, Reply, Seen, Server};
@@ -387,6 +388,28 @@ async fn late_handlers_get_the_contents_and_resync_redelivers_them() {
     assert_eq!(resync, vec!["update a@3 a@3", "update b@4 b@4"]);
     reg.remove();
     assert!(reg.is_removed());
+
+    let (stream_reg, mut events) = inf.stream();
+    let mut names = Vec::new();
+    for _ in 0..2 {
+        let e = tokio::time::timeout(Duration::from_secs(30), events.next())
+            .await
+            .expect("stream hung")
+            .unwrap();
+        match e {
+            Event::Added {
+                obj,
+                in_initial_list,
+            } => {
+                assert!(in_initial_list);
+                names.push(obj.metadata.name.clone().unwrap());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    names.sort();
+    assert_eq!(names, vec!["a", "b"]);
+    assert!(stream_reg.has_synced());
     let stats = inf.stats();
     assert_eq!(stats.cached_objects, 2);
     cancel.cancel();

@@ -350,15 +350,8 @@ impl Config {
         found.sort();
         if let Some((var, value)) = found.into_iter().next() {
             self.directive(&format!("rerun-if-env-changed={var}"));
-            // k8s-openapi prints 0x00_01_00_00 | (minor << 8), in decimal.
-            let number: u32 = value
-                .trim()
-                .parse()
-                .map_err(|_| GenerateError::BadK8sVersion {
-                    var: var.clone(),
-                    value: value.clone(),
-                })?;
-            return Ok(format!("{}.{}", number >> 16, (number >> 8) & 0xff));
+            return version_from_metadata(&value)
+                .ok_or(GenerateError::BadK8sVersion { var, value });
         }
         std::env::var("K8S_OPENAPI_ENABLED_VERSION").map_err(|_| GenerateError::NoK8sVersion)
     }
@@ -368,5 +361,55 @@ impl Config {
             // The build-script protocol is stdout: this is how cargo hears it.
             let _ = writeln!(std::io::stdout().lock(), "cargo:{text}");
         }
+    }
+}
+
+/// Decodes k8s-openapi's `version` build metadata: `0x00_01_00_00 | (minor << 8)`, printed
+/// in decimal (`75008` is Kubernetes 1.37).
+fn version_from_metadata(value: &str) -> Option<String> {
+    let number: u32 = value.trim().parse().ok()?;
+    let (major, minor) = (number >> 16, (number >> 8) & 0xff);
+    (major == 1).then(|| format!("{major}.{minor}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k8s_openapi_metadata_decodes_to_a_kubernetes_version() {
+        assert_eq!(version_from_metadata("75008").as_deref(), Some("1.37"));
+        assert_eq!(version_from_metadata("73984").as_deref(), Some("1.33"));
+        assert_eq!(version_from_metadata("v1_37"), None);
+        assert_eq!(version_from_metadata("0"), None);
+    }
+
+    #[test]
+    fn generate_from_writes_only_the_allowed_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let table = table::builtin("1.37").unwrap();
+        let path = Config::new()
+            .out_dir(dir.path())
+            .emit_cargo_directives(false)
+            .allow_groups(["", "apps", "rbac.authorization.k8s.io"])
+            .deny_groups(["rbac_authorization"])
+            .generate_from("test", &table.resources)
+            .unwrap();
+        assert_eq!(path, dir.path().join("informers.rs"));
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("pub mod core {"));
+        assert!(text.contains("pub mod apps {"));
+        assert!(!text.contains("pub mod rbac_authorization {"));
+        assert!(!text.contains("pub mod batch {"));
+    }
+
+    #[test]
+    fn an_explicit_unknown_version_is_an_error() {
+        let err = Config::new()
+            .k8s_version("1.99")
+            .emit_cargo_directives(false)
+            .builtin_table()
+            .unwrap_err();
+        assert!(err.to_string().contains("1.99"), "{err}");
     }
 }

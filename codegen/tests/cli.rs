@@ -189,3 +189,45 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     assert_fails_cleanly(&["generate", "--bogus", "x"], &out_dir, &["--bogus"]);
     assert_fails_cleanly(&["frobnicate"], &out_dir, &["frobnicate"]);
 }
+
+#[test]
+fn generating_twice_gives_identical_trees() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        let out = run(&[
+            "generate",
+            "--k8s-version",
+            "1.37",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![a.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 100, "one file per type plus modules");
+    for file in files {
+        let twin = b.join(file.strip_prefix(&a).unwrap());
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            std::fs::read(&twin).unwrap(),
+            "{}",
+            file.display()
+        );
+    }
+}

@@ -21,6 +21,7 @@ pub(super) fn factory_items(ctx: &Ctx<'_>, api: &Api) -> TokenStream {
         let d = super::doc(&format!("The informers of {shown}."));
         quote! {
             #d
+            #[inline]
             pub fn #name(&self) -> #name::Group {
                 #name::Group::new(self.factory.clone())
             }
@@ -73,37 +74,44 @@ pub(super) fn factory_items(ctx: &Ctx<'_>, api: &Api) -> TokenStream {
         impl SharedInformerFactory {
             /// A builder for a factory with options: namespace, tweak_list_options,
             /// default and per-type resync, transform.
+            #[inline]
             pub fn builder(client: #rt::Client) -> #rt::FactoryBuilder<Self> {
                 #rt::FactoryBuilder::new(client)
             }
 
             /// A factory with default options: every namespace, no resync.
+            #[inline]
             pub fn new(client: #rt::Client) -> Self {
                 Self::builder(client).build()
             }
 
             /// The untyped factory core this factory wraps.
+            #[inline]
             pub fn factory_core(&self) -> &#rt::SharedInformerFactoryCore {
                 &self.factory
             }
 
             /// Starts every informer requested so far; informers requested later start at once.
+            #[inline]
             pub fn start(&self) {
                 self.factory.start();
             }
 
             /// Waits until every started informer has synced, or fails naming one that cannot.
+            #[inline]
             pub async fn wait_for_cache_sync(&self) -> ::std::result::Result<(), #rt::SyncError> {
                 self.factory.wait_for_cache_sync().await
             }
 
             /// Stops every informer and waits for their tasks to end.
+            #[inline]
             pub async fn shutdown(&self) {
                 self.factory.shutdown().await;
             }
 
             /// The informer of `K`, made by `new_informer` on first request (for types this
             /// factory does not generate).
+            #[inline]
             pub fn informer_for<K: #rt::Object>(
                 &self,
                 name: &str,
@@ -114,6 +122,7 @@ pub(super) fn factory_items(ctx: &Ctx<'_>, api: &Api) -> TokenStream {
 
             /// The shared informer of the resource `gvr`, type-erased
             /// (client-go's `ForResource`).
+            #[inline]
             pub fn for_resource(
                 &self,
                 gvr: &#rt::GroupVersionResource,

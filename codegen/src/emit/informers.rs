@@ -99,11 +99,13 @@ pub(super) fn resource_items(
 
         impl #informer {
             #informer_new_doc
+            #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
 
             #informer_fn_doc
+            #[inline]
             pub fn informer(&self) -> #rt::SharedIndexInformer<#ty> {
                 self.factory.informer_for::<#ty>(#name, |core| {
                     #new_filtered_fn(
@@ -117,12 +119,14 @@ pub(super) fn resource_items(
             }
 
             #lister_fn_doc
+            #[inline]
             pub fn lister(&self) -> #lister_path {
                 #lister_path::new(self.informer().indexer())
             }
         }
 
         #new_doc
+        #[inline]
         pub fn #new_fn(
             client: #rt::Client,
             #ns_param
@@ -133,6 +137,7 @@ pub(super) fn resource_items(
         }
 
         #new_filtered_doc
+        #[inline]
         pub fn #new_filtered_fn(
             client: #rt::Client,
             #ns_param
@@ -179,6 +184,7 @@ pub(super) fn version_items(ctx: &Ctx<'_>, shown: &str, version: &ApiVersion) ->
         ));
         quote! {
             #d
+            #[inline]
             pub fn #method(&self) -> #informer {
                 #informer::new(self.factory.clone())
             }
@@ -193,6 +199,7 @@ pub(super) fn version_items(ctx: &Ctx<'_>, shown: &str, version: &ApiVersion) ->
 
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
@@ -218,6 +225,7 @@ pub(super) fn group_items(ctx: &Ctx<'_>, group: &ApiGroup) -> TokenStream {
         let d = doc(&format!("The informers of version {}.", v.name));
         quote! {
             #d
+            #[inline]
             pub fn #name(&self) -> #name::Version {
                 #name::Version::new(self.factory.clone())
             }
@@ -232,6 +240,7 @@ pub(super) fn group_items(ctx: &Ctx<'_>, group: &ApiGroup) -> TokenStream {
 
         impl Group {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }

@@ -58,6 +58,7 @@ pub(super) fn resource_items(ctx: &Ctx<'_>, r: &ApiResource) -> Result<TokenStre
             quote! {
                 impl #lister {
                     #ns_doc
+                    #[inline]
                     pub fn #method(&self, namespace: &str) -> #ns_lister {
                         #ns_lister { lister: self.lister.namespaced(namespace) }
                     }
@@ -70,11 +71,13 @@ pub(super) fn resource_items(ctx: &Ctx<'_>, r: &ApiResource) -> Result<TokenStre
 
                 impl #ns_lister {
                     #ns_list_doc
+                    #[inline]
                     pub fn list(&self, selector: &#rt::Selector) -> ::std::vec::Vec<::std::sync::Arc<#ty>> {
                         self.lister.list(selector)
                     }
 
                     #ns_get_doc
+                    #[inline]
                     pub fn get(&self, name: &str) -> ::std::option::Option<::std::sync::Arc<#ty>> {
                         self.lister.get(name)
                     }
@@ -86,6 +89,7 @@ pub(super) fn resource_items(ctx: &Ctx<'_>, r: &ApiResource) -> Result<TokenStre
             quote! {
                 impl #lister {
                     #get_doc
+                    #[inline]
                     pub fn get(&self, name: &str) -> ::std::option::Option<::std::sync::Arc<#ty>> {
                         self.lister.get(name)
                     }
@@ -103,11 +107,13 @@ pub(super) fn resource_items(ctx: &Ctx<'_>, r: &ApiResource) -> Result<TokenStre
 
         impl #lister {
             #new_doc
+            #[inline]
             pub fn new(indexer: #rt::Indexer<#ty>) -> Self {
                 Self { lister: #rt::Lister::new(indexer) }
             }
 
             #list_doc
+            #[inline]
             pub fn list(&self, selector: &#rt::Selector) -> ::std::vec::Vec<::std::sync::Arc<#ty>> {
                 self.lister.list(selector)
             }

@@ -4,6 +4,10 @@
 //! reader: tables, OpenAPI specs or CRDs) and [`EmitOptions`] saying where the runtime and
 //! the lister types live and whether to emit one file (for `build.rs`) or a tree of files
 //! (one per type, plus group, version and root modules).
+//!
+//! Every generated function is `#[inline]`: like a generic, it is then code-generated in
+//! the crates that call it, not in the generated crate. An app using `pods()` compiles the
+//! runtime's generic code for `Pod` only, instead of for every one of ~90 built-in types.
 
 mod factory;
 mod informers;
@@ -266,7 +270,7 @@ pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, Emit
 }
 
 /// The informers (or listers) of `api` as one token stream with inline modules, unformatted:
-/// for callers that splice in more items (e.g. generated CRD types) before [`format`].
+/// for callers that splice in more items (e.g. generated CRD types) before [`format()`].
 pub fn tokens(api: &Api, options: &EmitOptions) -> Result<TokenStream, EmitError> {
     let ctx = Ctx::new(options)?;
     Ok(single_file_tokens(&root_module(&ctx, api)?))

@@ -93,7 +93,9 @@ impl GeneratedFiles {
                     source,
                 })?;
             }
-            let tmp = path.with_extension("rs.tmp");
+            let mut tmp_name = path.file_name().unwrap_or_default().to_owned();
+            tmp_name.push(".informer-gen.tmp");
+            let tmp = path.with_file_name(tmp_name);
             std::fs::write(&tmp, contents).map_err(|source| WriteError {
                 path: tmp.clone(),
                 source,

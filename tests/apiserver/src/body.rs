@@ -1,5 +1,5 @@
 //! The response body: a whole buffer, or a stream of chunks fed by a task (lists and
-//! watches), optionally cut short to simulate a connection lost mid-response.
+//! watches).
 
 use std::io;
 use std::pin::Pin;
@@ -14,17 +14,12 @@ use tokio::sync::mpsc;
 pub(crate) const STREAM_DEPTH: usize = 8;
 
 /// A streamed body's producer side.
-pub(crate) type ChunkSender = mpsc::Sender<Result<Bytes, io::Error>>;
+pub(crate) type ChunkSender = mpsc::Sender<Bytes>;
 
 /// A response body.
 pub(crate) enum Body {
     Full(Option<Bytes>),
-    Stream(mpsc::Receiver<Result<Bytes, io::Error>>),
-    /// Sends half of the inner body's first chunk, then fails so the connection is dropped.
-    Cut {
-        inner: Box<Body>,
-        done: bool,
-    },
+    Stream(mpsc::Receiver<Bytes>),
 }
 
 impl Body {
@@ -36,13 +31,6 @@ impl Body {
     pub fn channel() -> (ChunkSender, Self) {
         let (tx, rx) = mpsc::channel(STREAM_DEPTH);
         (tx, Self::Stream(rx))
-    }
-
-    pub fn cut(self) -> Self {
-        Self::Cut {
-            inner: Box::new(self),
-            done: false,
-        }
     }
 }
 
@@ -56,33 +44,7 @@ impl hyper::body::Body for Body {
     ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
         match self.get_mut() {
             Body::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
-            Body::Stream(rx) => rx.poll_recv(cx).map(|o| o.map(|r| r.map(Frame::data))),
-            Body::Cut { inner, done } => {
-                if *done {
-                    return Poll::Ready(Some(Err(io::Error::new(
-                        io::ErrorKind::ConnectionAborted,
-                        "injected fault: connection cut mid-response",
-                    ))));
-                }
-                match Pin::new(inner.as_mut()).poll_frame(cx) {
-                    Poll::Ready(Some(Ok(frame))) => {
-                        *done = true;
-                        let half = frame
-                            .into_data()
-                            .map(|mut d| d.split_to(d.len() / 2))
-                            .unwrap_or_default();
-                        Poll::Ready(Some(Ok(Frame::data(half))))
-                    }
-                    Poll::Ready(_) => {
-                        *done = true;
-                        Poll::Ready(Some(Err(io::Error::new(
-                            io::ErrorKind::ConnectionAborted,
-                            "injected fault: connection cut mid-response",
-                        ))))
-                    }
-                    Poll::Pending => Poll::Pending,
-                }
-            }
+            Body::Stream(rx) => rx.poll_recv(cx).map(|o| o.map(|b| Ok(Frame::data(b)))),
         }
     }
 
@@ -94,7 +56,7 @@ impl hyper::body::Body for Body {
         match self {
             Body::Full(Some(b)) => SizeHint::with_exact(b.len() as u64),
             Body::Full(None) => SizeHint::with_exact(0),
-            _ => SizeHint::default(),
+            Body::Stream(_) => SizeHint::default(),
         }
     }
 }

@@ -133,7 +133,8 @@ impl Faults {
     }
 
     /// Closes the TCP connection of the next `count` matching requests in the middle of
-    /// their response body (headers sent, then half of the first chunk, then the connection ends).
+    /// their response: the head and the start of the first body chunk are sent, then the
+    /// connection ends inside that chunk.
     pub fn cut_next(&self, count: u64, target: FaultTarget) {
         self.state.faults.push(count, target, Action::Cut);
     }
@@ -153,7 +154,7 @@ impl Faults {
         }
     }
 
-    /// Cuts the TCP connection of every open watch in the middle of a line.
+    /// Cuts the TCP connection of every open watch in the middle of a chunk (and of a line).
     pub fn cut_watches(&self) {
         for store in self.state.stores() {
             store.broadcast_fault(false);

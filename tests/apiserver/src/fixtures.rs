@@ -12,27 +12,108 @@ use crate::resource::ResourceSpec;
 /// Pods are spread over this many node names (`node-0` ...).
 pub const NODES: usize = 16;
 
+/// The parts of a fixture Pod that vary with its index.
+struct PodVars {
+    namespace: String,
+    name: String,
+    app: String,
+    tier: String,
+    index: String,
+    owner: String,
+    image: String,
+    node: String,
+    ip: String,
+    host_ip: String,
+    container_id: String,
+}
+
+impl PodVars {
+    fn new(namespace: &str, name: &str, i: usize) -> Self {
+        let tier = ["web", "api", "db"][i % 3];
+        Self {
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            app: format!("app-{}", i % 50),
+            tier: tier.to_owned(),
+            index: i.to_string(),
+            owner: format!("app-{}-7d4b9c8f6d", i % 50),
+            image: format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
+            node: format!("node-{}", i % NODES),
+            ip: format!("10.{}.{}.{}", 244 + (i >> 16) % 8, (i >> 8) % 256, i % 256),
+            host_ip: format!("192.168.{}.{}", (i % NODES) / 256, 10 + i % NODES),
+            container_id: format!("containerd://{i:064x}"),
+        }
+    }
+
+    /// Every field replaced by its template marker (see [`crate::template`]).
+    fn markers() -> Self {
+        let m = crate::template::marker;
+        Self {
+            namespace: m(0),
+            name: m(1),
+            app: m(2),
+            tier: m(3),
+            index: m(4),
+            owner: m(5),
+            image: m(6),
+            node: m(7),
+            ip: m(8),
+            host_ip: m(9),
+            container_id: m(10),
+        }
+    }
+
+    fn into_vec(self) -> Vec<String> {
+        vec![
+            self.namespace,
+            self.name,
+            self.app,
+            self.tier,
+            self.index,
+            self.owner,
+            self.image,
+            self.node,
+            self.ip,
+            self.host_ip,
+            self.container_id,
+        ]
+    }
+}
+
+/// Number of variables of [`pod_template`]; [`pod_vars`] returns that many values.
+pub(crate) const POD_VARS: usize = 11;
+
+/// [`pod`] with every varying value replaced by a template marker.
+pub(crate) fn pod_template() -> Value {
+    pod_from(&PodVars::markers())
+}
+
+/// The values of [`pod_template`]'s variables for `pod(namespace, name, i)`.
+pub(crate) fn pod_vars(namespace: &str, name: &str, i: usize) -> Vec<String> {
+    PodVars::new(namespace, name, i).into_vec()
+}
+
 /// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
 /// ownerReferences, one container with args, env (including a fieldRef), ports,
 /// requests/limits, probes, volume mounts, tolerations, a `managedFields` entry and a
 /// running status. About 3.5 KB of JSON; `i` varies labels, node and IPs.
 pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
-    let tier = ["web", "api", "db"][i % 3];
-    let node = format!("node-{}", i % NODES);
-    let ip = format!("10.{}.{}.{}", 244 + (i >> 16) % 8, (i >> 8) % 256, i % 256);
-    let host_ip = format!("192.168.{}.{}", (i % NODES) / 256, 10 + i % NODES);
+    pod_from(&PodVars::new(namespace, name, i))
+}
+
+fn pod_from(v: &PodVars) -> Value {
     json!({
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {
-            "name": name,
-            "namespace": namespace,
+            "name": v.name,
+            "namespace": v.namespace,
             "labels": {
-                "app": format!("app-{}", i % 50),
-                "tier": tier,
+                "app": v.app,
+                "tier": v.tier,
                 "pod-template-hash": "7d4b9c8f6d",
                 "app.kubernetes.io/part-of": "shop",
-                "index": i.to_string(),
+                "index": v.index,
             },
             "annotations": {
                 "kubectl.kubernetes.io/restartedAt": "2025-06-01T10:00:00Z",
@@ -42,7 +123,7 @@ pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
             "ownerReferences": [{
                 "apiVersion": "apps/v1",
                 "kind": "ReplicaSet",
-                "name": format!("app-{}-7d4b9c8f6d", i % 50),
+                "name": v.owner,
                 "uid": "5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a",
                 "controller": true,
                 "blockOwnerDeletion": true,
@@ -74,11 +155,11 @@ pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
         "spec": {
             "containers": [{
                 "name": "app",
-                "image": format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
+                "image": v.image,
                 "args": ["--listen=:8080", "--metrics=:9090", "--log-level=info"],
                 "env": [
                     {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
-                    {"name": "TIER", "value": tier},
+                    {"name": "TIER", "value": v.tier},
                     {"name": "GOMAXPROCS", "value": "2"},
                 ],
                 "ports": [
@@ -103,7 +184,7 @@ pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
             "terminationGracePeriodSeconds": 30,
             "dnsPolicy": "ClusterFirst",
             "serviceAccountName": "default",
-            "nodeName": node,
+            "nodeName": v.node,
             "schedulerName": "default-scheduler",
             "tolerations": [
                 {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
@@ -121,18 +202,18 @@ pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
                 {"type": "ContainersReady", "status": "True", "lastTransitionTime": "2025-06-01T10:00:05Z"},
                 {"type": "PodScheduled", "status": "True", "lastTransitionTime": "2025-06-01T10:00:00Z"},
             ],
-            "hostIP": host_ip,
-            "podIP": ip,
-            "podIPs": [{"ip": ip}],
+            "hostIP": v.host_ip,
+            "podIP": v.ip,
+            "podIPs": [{"ip": v.ip}],
             "startTime": "2025-06-01T10:00:01Z",
             "containerStatuses": [{
                 "name": "app",
                 "state": {"running": {"startedAt": "2025-06-01T10:00:03Z"}},
                 "ready": true,
                 "restartCount": 0,
-                "image": format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
+                "image": v.image,
                 "imageID": "registry.example.com/shop@sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
-                "containerID": format!("containerd://{:064x}", i),
+                "containerID": v.container_id,
                 "started": true,
             }],
             "qosClass": "Burstable",

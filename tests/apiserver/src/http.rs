@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::body::Body;
 use crate::continue_token::ContinueToken;
+use crate::cut::CutSwitch;
 use crate::faults::Action;
 use crate::filter::Filter;
 use crate::resource::ResourceSpec;
@@ -22,6 +23,9 @@ use crate::status::StatusError;
 use crate::store::{ListQuery, Obj, Snapshot, SnapshotError, WatchFrom};
 use crate::watch::{stream, WatchParams};
 use crate::wire::{list_head, typed_object};
+
+/// Bytes a connection may still send after a `cut_next` fault hits it.
+const CUT_AFTER: u64 = 200;
 
 /// Bytes of list body gathered before a chunk is sent.
 const LIST_CHUNK: usize = 256 * 1024;
@@ -213,14 +217,23 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
         .specs()
         .iter()
         .filter(|s| s.group == group && s.version == version)
-        .map(|s| {
-            json!({
-                "name": s.plural,
-                "singularName": s.singular(),
-                "namespaced": s.namespaced,
-                "kind": s.kind,
-                "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-            })
+        .flat_map(|s| {
+            [
+                json!({
+                    "name": s.plural,
+                    "singularName": s.singular(),
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
+                }),
+                json!({
+                    "name": format!("{}/status", s.plural),
+                    "singularName": "",
+                    "namespaced": s.namespaced,
+                    "kind": s.kind,
+                    "verbs": ["get", "patch", "update"],
+                }),
+            ]
         })
         .collect();
     if resources.is_empty() {
@@ -256,7 +269,11 @@ fn group_list(state: &State) -> Value {
                 .iter()
                 .map(|v| json!({"groupVersion": format!("{g}/{v}"), "version": v}))
                 .collect();
-            json!({"name": g, "versions": vs.clone(), "preferredVersion": vs[0]})
+            json!({
+                "name": g,
+                "preferredVersion": vs.first().cloned().unwrap_or_default(),
+                "versions": vs,
+            })
         })
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
@@ -267,6 +284,8 @@ struct Target {
     namespace: Option<String>,
     plural: String,
     name: Option<String>,
+    /// The `status` subresource.
+    status: bool,
 }
 
 fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
@@ -281,11 +300,19 @@ fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
             namespace,
             plural: plural.clone(),
             name: None,
+            status: false,
         }),
         [plural, name] => Ok(Target {
             namespace,
             plural: plural.clone(),
             name: Some(name.clone()),
+            status: false,
+        }),
+        [plural, name, sub] if sub == "status" => Ok(Target {
+            namespace,
+            plural: plural.clone(),
+            name: Some(name.clone()),
+            status: true,
         }),
         _ => Err(StatusError::unknown_resource()),
     }
@@ -317,7 +344,7 @@ async fn resource_request(
         (&Method::POST, false) if target.namespace.is_some() || !r.spec.namespaced => "create",
         (&Method::PUT, true) => "update",
         (&Method::PATCH, true) => "patch",
-        (&Method::DELETE, true) => "delete",
+        (&Method::DELETE, true) if !target.status => "delete",
         _ => return Err(StatusError::method_not_allowed()),
     };
     let resource = r.spec.group_resource();
@@ -333,18 +360,23 @@ async fn resource_request(
             ));
         }
     }
-    let mut cut = false;
+    let switch = req
+        .extensions()
+        .get::<CutSwitch>()
+        .cloned()
+        .unwrap_or_default();
     match state.faults.take(verb, &resource) {
         Some(Action::Fail(e)) => return Err(e),
         Some(Action::Stall(d)) => tokio::time::sleep(d).await,
-        Some(Action::Cut) => cut = true,
+        // The response head is about 120 bytes: the cut lands inside the first body chunk.
+        Some(Action::Cut) => switch.arm(CUT_AFTER),
         None => {}
     }
     let ns = target.namespace.as_deref();
     let name = target.name.as_deref().unwrap_or_default();
     let resp = match verb {
         "list" => list(state, &r, target.namespace.clone(), query)?,
-        "watch" => watch(state, &r, target.namespace.clone(), query)?,
+        "watch" => watch(state, &r, target.namespace.clone(), query, switch)?,
         "get" => object_response(StatusCode::OK, &r.spec, &state.get(&r, ns, name)?),
         "create" => {
             let body = read_json(req).await?;
@@ -352,7 +384,11 @@ async fn resource_request(
         }
         "update" => {
             let body = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.update(&r, ns, name, body)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.update(&r, ns, name, body, target.status)?,
+            )
         }
         "patch" => {
             let content_type = req
@@ -368,11 +404,15 @@ async fn resource_request(
                 return Err(StatusError::unsupported_media_type(&content_type));
             }
             let patch = read_json(req).await?;
-            object_response(StatusCode::OK, &r.spec, &state.patch(&r, ns, name, &patch)?)
+            object_response(
+                StatusCode::OK,
+                &r.spec,
+                &state.patch(&r, ns, name, &patch, target.status)?,
+            )
         }
         _ => object_response(StatusCode::OK, &r.spec, &state.delete(&r, ns, name)?),
     };
-    Ok(if cut { resp.map(Body::cut) } else { resp })
+    Ok(resp)
 }
 
 async fn read_json(req: Request<Incoming>) -> Result<Value, StatusError> {
@@ -535,12 +575,12 @@ fn list(
                 buf.put_u8(b',');
             }
             buf.put_slice(&item.bytes);
-            if buf.len() >= LIST_CHUNK && tx.send(Ok(buf.split().freeze())).await.is_err() {
+            if buf.len() >= LIST_CHUNK && tx.send(buf.split().freeze()).await.is_err() {
                 return;
             }
         }
         buf.put_slice(b"]}");
-        let _ = tx.send(Ok(buf.freeze())).await;
+        let _ = tx.send(buf.freeze()).await;
     });
     Ok(json_response(StatusCode::OK, body))
 }
@@ -550,6 +590,7 @@ fn watch(
     r: &Resolved,
     namespace: Option<String>,
     q: &Query,
+    switch: CutSwitch,
 ) -> Result<Response<Body>, StatusError> {
     let filter = Filter::parse(
         &r.store,
@@ -610,6 +651,7 @@ fn watch(
                 since,
                 initial_end_bookmark: send_initial == Some(true),
                 timeout,
+                switch,
             };
             tokio::spawn(stream(state.clone(), params, tx));
         }
@@ -622,7 +664,7 @@ fn watch(
                 json!({"type": "ERROR", "object": status.to_value()})
             ));
             tokio::spawn(async move {
-                let _ = tx.send(Ok(line)).await;
+                let _ = tx.send(line).await;
             });
         }
     }

@@ -28,13 +28,15 @@
 //! # Differences from kube-apiserver
 //!
 //! Deletes are immediate (no graceful deletion or finalizers); namespaces need not exist;
-//! strategic merge patches are applied as JSON merge patches; `status` is written by the
-//! main resource (no subresources); `generation` is bumped on any change outside
-//! `metadata` and `status`.
+//! strategic merge patches are applied as JSON merge patches; of the subresources only
+//! `status` exists, and writes to the main resource may change `status` too;
+//! `generation` is bumped on any change outside `metadata` and `status`; an invalid
+//! `resourceVersion` is a 400 BadRequest (kube-apiserver answers 500 with the same message).
 #![deny(missing_docs)]
 
 mod body;
 mod continue_token;
+mod cut;
 pub mod error;
 pub mod faults;
 mod filter;
@@ -52,6 +54,7 @@ mod server;
 mod state;
 pub mod status;
 mod store;
+mod template;
 mod tls;
 mod watch;
 mod wire;

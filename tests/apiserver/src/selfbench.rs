@@ -8,7 +8,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::error::Error;
-use crate::fixtures;
 use crate::server::TestApiServer;
 
 /// Rates measured by [`run`].
@@ -24,7 +23,7 @@ pub struct SelfBenchReport {
     pub list: Duration,
     /// Watch events read.
     pub events: usize,
-    /// Time from the first write to reading the last event.
+    /// Time from the start of the writes to reading the last event.
     pub watch: Duration,
 }
 
@@ -66,8 +65,8 @@ fn io_err(what: &str) -> impl Fn(std::io::Error) -> Error + '_ {
     }
 }
 
-/// Seeds `pods` Pods, lists them all over HTTP, then streams as many ConfigMap writes
-/// (at most 100 000) through a watch, and reports the rates.
+/// Seeds `pods` Pods, lists them all over HTTP, then streams as many Pod writes (at most
+/// 100 000, from [`crate::RunningServer::create_pods`]) through a watch, and reports the rates.
 pub async fn run(pods: usize) -> Result<SelfBenchReport, Error> {
     let started = Instant::now();
     let server = TestApiServer::builder()
@@ -99,53 +98,52 @@ pub async fn run(pods: usize) -> Result<SelfBenchReport, Error> {
         .await
         .map_err(io_err("watch connection"))?;
     let rv = server.resource_version();
-    let req = format!(
-        "GET /api/v1/configmaps?watch=1&resourceVersion={rv} HTTP/1.1\r\nHost: bench\r\n\r\n"
-    );
+    let req =
+        format!("GET /api/v1/pods?watch=1&resourceVersion={rv} HTTP/1.1\r\nHost: bench\r\n\r\n");
     watch
         .write_all(req.as_bytes())
         .await
         .map_err(io_err("watch request"))?;
+    // Wait for the response head, so the watch is registered before the writes.
+    let mut head = vec![0u8; 4096];
+    let n = watch
+        .read(&mut head)
+        .await
+        .map_err(io_err("watch response"))?;
+    let first = head[..n].to_vec();
     let t = Instant::now();
-    let writer = {
-        let values: Vec<_> = (0..events)
-            .map(|i| fixtures::config_map("bench", &format!("cm-{i}"), i))
-            .collect();
-        let server_ref = &server;
-        async move {
-            for v in values {
-                if server_ref.create("configmaps", Some("bench"), v).is_err() {
-                    break;
-                }
-                tokio::task::yield_now().await;
+    server.create_pods(0..events, 10).map_err(|e| Error::Seed {
+        what: "self-bench watch events".into(),
+        source: Box::new(e),
+    })?;
+    // Every event line ends with `}\n`; chunk framing lines end with `\r\n`.
+    let mut seen = 0usize;
+    let mut prev = 0u8;
+    let mut count = |bytes: &[u8]| {
+        for &b in bytes {
+            if b == b'\n' && prev == b'}' {
+                seen += 1;
             }
+            prev = b;
         }
+        seen
     };
-    let reader = async {
-        let mut seen = 0usize;
-        let mut buf = vec![0u8; 256 * 1024];
-        let needle = b"\"type\":\"ADDED\"";
-        let mut carry: Vec<u8> = Vec::new();
-        while seen < events {
-            let n = watch.read(&mut buf).await.map_err(io_err("watch stream"))?;
-            if n == 0 {
-                break;
-            }
-            carry.extend_from_slice(&buf[..n]);
-            seen += carry.windows(needle.len()).filter(|w| w == needle).count();
-            let keep = carry.len().saturating_sub(needle.len() - 1);
-            carry.drain(..keep);
+    let mut total = count(&first);
+    let mut buf = vec![0u8; 256 * 1024];
+    while total < events {
+        let n = watch.read(&mut buf).await.map_err(io_err("watch stream"))?;
+        if n == 0 {
+            break;
         }
-        Ok::<usize, Error>(seen)
-    };
-    let ((), seen) = tokio::join!(writer, reader);
+        total = count(&buf[..n]);
+    }
     let watch_time = t.elapsed();
     let report = SelfBenchReport {
         pods,
         seed,
         list_bytes: body.len(),
         list,
-        events: seen?,
+        events: total,
         watch: watch_time,
     };
     server.shutdown().await;

@@ -17,7 +17,7 @@ use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Store};
 
 /// What a bearer token may touch.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) enum Rights {
     All,
     /// Only these resources (`pods`, `deployments.apps`, ...).
@@ -25,7 +25,7 @@ pub(crate) enum Rights {
 }
 
 /// Settings fixed at start.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Config {
     pub history: usize,
     pub bookmark_interval: Duration,
@@ -207,13 +207,15 @@ impl State {
         })
     }
 
-    /// Replaces an object (PUT); `name` is the name in the URL.
+    /// Replaces an object (PUT); `name` is the name in the URL. With `status_only` (the
+    /// `status` subresource) only the body's `status` is taken.
     pub fn update(
         &self,
         r: &Resolved,
         namespace: Option<&str>,
         name: &str,
         mut body: Value,
+        status_only: bool,
     ) -> Result<Arc<Obj>, StatusError> {
         check_type(&r.spec, &body)?;
         let namespace = effective_namespace(&r.spec, namespace, &body)?;
@@ -240,17 +242,18 @@ impl State {
         r.store.write(&self.clock, &key, |existing| {
             let old = existing
                 .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
-            replace(r, old, body, name)
+            replace(r, old, body, name, status_only)
         })
     }
 
-    /// Applies a JSON merge patch (PATCH).
+    /// Applies a JSON merge patch (PATCH); with `status_only` only the patched `status` is kept.
     pub fn patch(
         &self,
         r: &Resolved,
         namespace: Option<&str>,
         name: &str,
         patch: &Value,
+        status_only: bool,
     ) -> Result<Arc<Obj>, StatusError> {
         if !patch.is_object() {
             return Err(StatusError::bad_request("the patch is not a JSON object"));
@@ -272,7 +275,7 @@ impl State {
                     "metadata.name and metadata.namespace cannot be changed by a patch",
                 ));
             }
-            replace(r, old, value, name)
+            replace(r, old, value, name, status_only)
         })
     }
 
@@ -314,12 +317,14 @@ impl State {
 }
 
 /// The checks and server-owned fields of a replace: optimistic concurrency on
-/// `metadata.resourceVersion`, uid and creationTimestamp kept, generation bumped on spec changes.
+/// `metadata.resourceVersion`, uid and creationTimestamp kept, generation bumped on spec
+/// changes; for the `status` subresource, everything but `status` kept.
 fn replace(
     r: &Resolved,
     old: &Arc<Obj>,
     mut new: Value,
     name: &str,
+    status_only: bool,
 ) -> Result<Change, StatusError> {
     if let Some(rv) = meta_str(&new, "resourceVersion").filter(|rv| !rv.is_empty()) {
         if rv != old.rv.to_string() {
@@ -327,6 +332,16 @@ fn replace(
         }
     }
     let old_value = old.to_value()?;
+    if status_only {
+        let mut merged = old_value.clone();
+        if let Some(map) = merged.as_object_mut() {
+            match new.get("status") {
+                Some(status) => map.insert("status".into(), status.clone()),
+                None => map.remove("status"),
+            };
+        }
+        new = merged;
+    }
     let old_generation = old_value
         .get("metadata")
         .and_then(|m| m.get("generation"))

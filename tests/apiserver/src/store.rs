@@ -18,6 +18,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use crate::resource::selectable_fields;
 use crate::status::StatusError;
+use crate::template::ObjTemplate;
 
 /// One stored object.
 #[derive(Debug)]
@@ -36,8 +37,19 @@ pub(crate) struct Obj {
 impl Obj {
     /// Builds the stored form of `value`, whose `metadata.resourceVersion` is set to `rv`.
     fn build(
+        value: Value,
+        rv: u64,
+        fields_spec: &[(&'static str, &'static [&'static str])],
+    ) -> Result<Self, StatusError> {
+        Self::build_stamped(value, rv, rv.to_string(), fields_spec)
+    }
+
+    /// [`Obj::build`] with the text stamped into `metadata.resourceVersion` given (a
+    /// template marker, for [`ObjTemplate`]).
+    pub fn build_stamped(
         mut value: Value,
         rv: u64,
+        rv_text: String,
         fields_spec: &[(&'static str, &'static [&'static str])],
     ) -> Result<Self, StatusError> {
         let map = value
@@ -50,7 +62,7 @@ impl Obj {
             .or_insert_with(|| Value::Object(Default::default()))
             .as_object_mut()
             .ok_or_else(|| StatusError::bad_request("metadata is not a JSON object"))?;
-        meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
+        meta.insert("resourceVersion".into(), Value::String(rv_text));
         let name = meta
             .get("name")
             .and_then(Value::as_str)
@@ -332,29 +344,43 @@ impl Store {
         Ok(obj)
     }
 
-    /// Creates `n` objects made by `make(i)` at once (seeding): one lock, consecutive
-    /// resourceVersions, building and serialisation spread over the available cores.
+    /// Creates `n` objects from `template` at once (seeding): one lock, consecutive
+    /// resourceVersions, instantiation spread over the available cores. `vars(i)` gives
+    /// object `i`'s variables; the resourceVersion is appended as the last one.
     pub fn create_many(
         &self,
         clock: &AtomicU64,
         n: usize,
-        make: &(dyn Fn(usize) -> Value + Sync),
+        template: Value,
+        vars: &(dyn Fn(usize) -> Vec<String> + Sync),
     ) -> Result<(), StatusError> {
+        let rv_var = vars(0).len();
+        let compiled = ObjTemplate::compile(&Obj::build_stamped(
+            template,
+            0,
+            crate::template::marker(rv_var),
+            self.fields_spec,
+        )?);
         let mut inner = self.lock();
         let first = clock.fetch_add(n as u64, Ordering::SeqCst) + 1;
         let threads = std::thread::available_parallelism()
             .map_or(1, usize::from)
             .clamp(1, 8);
         let chunk = n.div_ceil(threads).max(1);
-        let fields_spec = self.fields_spec;
-        let built: Vec<Result<Vec<Obj>, StatusError>> = std::thread::scope(|s| {
+        let compiled = &compiled;
+        let built: Vec<Vec<Obj>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..n)
                 .step_by(chunk)
                 .map(|start| {
                     s.spawn(move || {
                         (start..(start + chunk).min(n))
-                            .map(|i| Obj::build(make(i), first + i as u64, fields_spec))
-                            .collect::<Result<Vec<_>, _>>()
+                            .map(|i| {
+                                let rv = first + i as u64;
+                                let mut v = vars(i);
+                                v.push(rv.to_string());
+                                compiled.instantiate(&v, rv)
+                            })
+                            .collect::<Vec<_>>()
                     })
                 })
                 .collect();
@@ -362,12 +388,12 @@ impl Store {
                 .into_iter()
                 .map(|h| {
                     h.join()
-                        .unwrap_or_else(|_| Err(StatusError::internal("seeding thread panicked")))
+                        .map_err(|_| StatusError::internal("a seeding thread panicked"))
                 })
-                .collect()
-        });
+                .collect::<Result<Vec<_>, _>>()
+        })?;
         for part in built {
-            for obj in part? {
+            for obj in part {
                 let obj = Arc::new(obj);
                 let prev = inner.objects.insert(obj.key.clone(), obj.clone());
                 let kind = if prev.is_some() {
@@ -424,6 +450,17 @@ impl Store {
             (None, None) => Bound::Unbounded,
         };
         let upper: Bound<&str> = ns_end.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+        // A token from another namespace can resume past the end: BTreeMap::range would panic.
+        if let (Bound::Excluded(lo), Bound::Excluded(hi)) = (lower, upper) {
+            if lo >= hi {
+                return Ok(Page {
+                    items: Vec::new(),
+                    rv,
+                    continue_after: None,
+                    remaining: None,
+                });
+            }
+        }
         let range = (lower, upper);
         let mut current_items = inner
             .objects
@@ -551,6 +588,13 @@ impl Store {
     /// Closes every open watch (their channels end).
     pub fn close_watches(&self) {
         self.lock().watchers.clear();
+    }
+
+    /// Number of watches open on this resource.
+    pub fn open_watches(&self) -> usize {
+        let mut inner = self.lock();
+        inner.watchers.retain(|w| !w.tx.is_closed());
+        inner.watchers.len()
     }
 
     /// Number of stored objects.

@@ -10,6 +10,7 @@ use tokio::sync::mpsc::error::TryRecvError;
 use tokio::time::Instant;
 
 use crate::body::ChunkSender;
+use crate::cut::CutSwitch;
 use crate::filter::Filter;
 use crate::resource::ResourceSpec;
 use crate::state::State;
@@ -29,6 +30,8 @@ pub(crate) struct WatchParams {
     /// Send the initial objects as ADDED and end them with the `initial-events-end` bookmark.
     pub initial_end_bookmark: bool,
     pub timeout: Option<Duration>,
+    /// The connection's switch, for the cut-watches fault.
+    pub switch: CutSwitch,
 }
 
 /// A line that is not JSON, for the malformed-line fault.
@@ -38,7 +41,7 @@ enum Flow {
     Continue,
     /// End the stream cleanly.
     Stop,
-    /// Cut the connection after sending these bytes.
+    /// Cut the connection in the middle of these bytes.
     Cut(Bytes),
 }
 
@@ -48,6 +51,7 @@ struct Writer {
     prefix: String,
     filter: Filter,
     tx: ChunkSender,
+    switch: CutSwitch,
     buf: BytesMut,
     last_rv: u64,
     sent_events: u64,
@@ -60,7 +64,7 @@ impl Writer {
             return true;
         }
         let chunk = self.buf.split().freeze();
-        self.tx.send(Ok(chunk)).await.is_ok()
+        self.tx.send(chunk).await.is_ok()
     }
 
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
@@ -123,15 +127,10 @@ impl Writer {
     async fn finish(mut self, flow: Flow) {
         match flow {
             Flow::Cut(bytes) => {
-                if self.tx.send(Ok(bytes)).await.is_ok() {
-                    let _ = self
-                        .tx
-                        .send(Err(std::io::Error::new(
-                            std::io::ErrorKind::ConnectionAborted,
-                            "injected fault: watch connection cut mid-line",
-                        )))
-                        .await;
-                }
+                // Chunks already queued may not be written yet: the budget then ends inside
+                // one of them, still in the middle of a chunk.
+                self.switch.arm(bytes.len() as u64 / 2);
+                let _ = self.tx.send(bytes).await;
             }
             Flow::Continue | Flow::Stop => {
                 self.flush().await;
@@ -159,6 +158,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         since,
         initial_end_bookmark,
         timeout,
+        switch,
     } = params;
     let Subscription {
         initial,
@@ -166,13 +166,15 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         rv: subscribed_at,
         mut rx,
     } = sub;
-    let deadline = timeout.map(|t| Instant::now() + t);
+    // An absurd timeoutSeconds would overflow `Instant`: treat it as no timeout.
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
     let mut w = Writer {
         state,
         prefix: type_prefix(&spec),
         spec,
         filter,
         tx,
+        switch,
         buf: BytesMut::with_capacity(CHUNK),
         last_rv: since,
         sent_events: 0,

@@ -12,35 +12,42 @@ for SharedInformerFactory {
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
+    #[inline]
     pub fn builder(
         client: ::informer_runtime::Client,
     ) -> ::informer_runtime::FactoryBuilder<Self> {
         ::informer_runtime::FactoryBuilder::new(client)
     }
     /// A factory with default options: every namespace, no resync.
+    #[inline]
     pub fn new(client: ::informer_runtime::Client) -> Self {
         Self::builder(client).build()
     }
     /// The untyped factory core this factory wraps.
+    #[inline]
     pub fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
         &self.factory
     }
     /// Starts every informer requested so far; informers requested later start at once.
+    #[inline]
     pub fn start(&self) {
         self.factory.start();
     }
     /// Waits until every started informer has synced, or fails naming one that cannot.
+    #[inline]
     pub async fn wait_for_cache_sync(
         &self,
     ) -> ::std::result::Result<(), ::informer_runtime::SyncError> {
         self.factory.wait_for_cache_sync().await
     }
     /// Stops every informer and waits for their tasks to end.
+    #[inline]
     pub async fn shutdown(&self) {
         self.factory.shutdown().await;
     }
     /// The informer of `K`, made by `new_informer` on first request (for types this
     /// factory does not generate).
+    #[inline]
     pub fn informer_for<K: ::informer_runtime::Object>(
         &self,
         name: &str,
@@ -52,6 +59,7 @@ impl SharedInformerFactory {
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
+    #[inline]
     pub fn for_resource(
         &self,
         gvr: &::informer_runtime::GroupVersionResource,
@@ -124,22 +132,27 @@ impl SharedInformerFactory {
         }
     }
     /// The informers of `apps`.
+    #[inline]
     pub fn apps(&self) -> apps::Group {
         apps::Group::new(self.factory.clone())
     }
     /// The informers of `autoscaling`.
+    #[inline]
     pub fn autoscaling(&self) -> autoscaling::Group {
         autoscaling::Group::new(self.factory.clone())
     }
     /// The informers of the core API group (`""`).
+    #[inline]
     pub fn core(&self) -> core::Group {
         core::Group::new(self.factory.clone())
     }
     /// The informers of `flowcontrol.apiserver.k8s.io`.
+    #[inline]
     pub fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::Group {
         flowcontrol_apiserver::Group::new(self.factory.clone())
     }
     /// The informers of `rbac.authorization.k8s.io`.
+    #[inline]
     pub fn rbac_authorization(&self) -> rbac_authorization::Group {
         rbac_authorization::Group::new(self.factory.clone())
     }
@@ -153,10 +166,12 @@ pub mod apps {
     }
     impl Group {
         /// The accessor over `factory`.
+        #[inline]
         pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
+        #[inline]
         pub fn v1(&self) -> v1::Version {
             v1::Version::new(self.factory.clone())
         }
@@ -170,10 +185,12 @@ pub mod apps {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Deployment objects (apps/v1, kind Deployment).
+            #[inline]
             pub fn deployments(&self) -> DeploymentInformer {
                 DeploymentInformer::new(self.factory.clone())
             }
@@ -185,10 +202,12 @@ pub mod apps {
         }
         impl DeploymentInformer {
             /// The Deployment informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -212,6 +231,7 @@ pub mod apps {
                     )
             }
             /// A lister reading the shared Deployment informer's cache.
+            #[inline]
             pub fn lister(&self) -> ::listers::apps::v1::DeploymentLister {
                 ::listers::apps::v1::DeploymentLister::new(self.informer().indexer())
             }
@@ -219,6 +239,7 @@ pub mod apps {
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_deployment_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -238,6 +259,7 @@ pub mod apps {
             )
         }
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+        #[inline]
         pub fn new_filtered_deployment_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -293,14 +315,17 @@ pub mod autoscaling {
     }
     impl Group {
         /// The accessor over `factory`.
+        #[inline]
         pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
+        #[inline]
         pub fn v1(&self) -> v1::Version {
             v1::Version::new(self.factory.clone())
         }
         /// The informers of version v2.
+        #[inline]
         pub fn v2(&self) -> v2::Version {
             v2::Version::new(self.factory.clone())
         }
@@ -314,10 +339,12 @@ pub mod autoscaling {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler).
+            #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
             }
@@ -329,10 +356,12 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerInformer {
             /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v1/horizontalpodautoscalers`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -358,6 +387,7 @@ pub mod autoscaling {
                     )
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+            #[inline]
             pub fn lister(
                 &self,
             ) -> ::listers::autoscaling::v1::HorizontalPodAutoscalerLister {
@@ -369,6 +399,7 @@ pub mod autoscaling {
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -388,6 +419,7 @@ pub mod autoscaling {
             )
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -442,10 +474,12 @@ pub mod autoscaling {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler).
+            #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
             }
@@ -457,10 +491,12 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerInformer {
             /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v2/horizontalpodautoscalers`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -486,6 +522,7 @@ pub mod autoscaling {
                     )
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+            #[inline]
             pub fn lister(
                 &self,
             ) -> ::listers::autoscaling::v2::HorizontalPodAutoscalerLister {
@@ -497,6 +534,7 @@ pub mod autoscaling {
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -516,6 +554,7 @@ pub mod autoscaling {
             )
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -571,10 +610,12 @@ pub mod core {
     }
     impl Group {
         /// The accessor over `factory`.
+        #[inline]
         pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
+        #[inline]
         pub fn v1(&self) -> v1::Version {
             v1::Version::new(self.factory.clone())
         }
@@ -588,14 +629,17 @@ pub mod core {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Node objects (core/v1, kind Node).
+            #[inline]
             pub fn nodes(&self) -> NodeInformer {
                 NodeInformer::new(self.factory.clone())
             }
             /// The shared informer of Pod objects (core/v1, kind Pod).
+            #[inline]
             pub fn pods(&self) -> PodInformer {
                 PodInformer::new(self.factory.clone())
             }
@@ -607,10 +651,12 @@ pub mod core {
         }
         impl NodeInformer {
             /// The Node informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -632,6 +678,7 @@ pub mod core {
                     )
             }
             /// A lister reading the shared Node informer's cache.
+            #[inline]
             pub fn lister(&self) -> ::listers::core::v1::NodeLister {
                 ::listers::core::v1::NodeLister::new(self.informer().indexer())
             }
@@ -639,6 +686,7 @@ pub mod core {
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_node_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,
@@ -654,6 +702,7 @@ pub mod core {
             )
         }
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+        #[inline]
         pub fn new_filtered_node_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,
@@ -701,10 +750,12 @@ pub mod core {
         }
         impl PodInformer {
             /// The Pod informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -727,6 +778,7 @@ pub mod core {
                     )
             }
             /// A lister reading the shared Pod informer's cache.
+            #[inline]
             pub fn lister(&self) -> ::listers::core::v1::PodLister {
                 ::listers::core::v1::PodLister::new(self.informer().indexer())
             }
@@ -734,6 +786,7 @@ pub mod core {
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_pod_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -749,6 +802,7 @@ pub mod core {
             )
         }
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+        #[inline]
         pub fn new_filtered_pod_informer(
             client: ::informer_runtime::Client,
             namespace: ::std::option::Option<&str>,
@@ -800,10 +854,12 @@ pub mod flowcontrol_apiserver {
     }
     impl Group {
         /// The accessor over `factory`.
+        #[inline]
         pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
+        #[inline]
         pub fn v1(&self) -> v1::Version {
             v1::Version::new(self.factory.clone())
         }
@@ -817,10 +873,12 @@ pub mod flowcontrol_apiserver {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+            #[inline]
             pub fn flow_schemas(&self) -> FlowSchemaInformer {
                 FlowSchemaInformer::new(self.factory.clone())
             }
@@ -832,10 +890,12 @@ pub mod flowcontrol_apiserver {
         }
         impl FlowSchemaInformer {
             /// The FlowSchema informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -860,6 +920,7 @@ pub mod flowcontrol_apiserver {
                     )
             }
             /// A lister reading the shared FlowSchema informer's cache.
+            #[inline]
             pub fn lister(
                 &self,
             ) -> ::listers::flowcontrol_apiserver::v1::FlowSchemaLister {
@@ -871,6 +932,7 @@ pub mod flowcontrol_apiserver {
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_flow_schema_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,
@@ -888,6 +950,7 @@ pub mod flowcontrol_apiserver {
             )
         }
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+        #[inline]
         pub fn new_filtered_flow_schema_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,
@@ -939,10 +1002,12 @@ pub mod rbac_authorization {
     }
     impl Group {
         /// The accessor over `factory`.
+        #[inline]
         pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
+        #[inline]
         pub fn v1(&self) -> v1::Version {
             v1::Version::new(self.factory.clone())
         }
@@ -956,10 +1021,12 @@ pub mod rbac_authorization {
         }
         impl Version {
             /// The accessor over `factory`.
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole).
+            #[inline]
             pub fn cluster_roles(&self) -> ClusterRoleInformer {
                 ClusterRoleInformer::new(self.factory.clone())
             }
@@ -971,10 +1038,12 @@ pub mod rbac_authorization {
         }
         impl ClusterRoleInformer {
             /// The ClusterRole informer of `factory` (what the version accessor returns).
+            #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
+            #[inline]
             pub fn informer(
                 &self,
             ) -> ::informer_runtime::SharedIndexInformer<
@@ -997,6 +1066,7 @@ pub mod rbac_authorization {
                     )
             }
             /// A lister reading the shared ClusterRole informer's cache.
+            #[inline]
             pub fn lister(
                 &self,
             ) -> ::listers::rbac_authorization::v1::ClusterRoleLister {
@@ -1008,6 +1078,7 @@ pub mod rbac_authorization {
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
         ///
         /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
         pub fn new_cluster_role_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,
@@ -1025,6 +1096,7 @@ pub mod rbac_authorization {
             )
         }
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+        #[inline]
         pub fn new_filtered_cluster_role_informer(
             client: ::informer_runtime::Client,
             resync: ::std::time::Duration,

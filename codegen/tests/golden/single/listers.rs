@@ -9,6 +9,7 @@ pub mod apps {
         }
         impl DeploymentLister {
             /// A lister of Deployment objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<
                     ::k8s_openapi::api::apps::v1::Deployment,
@@ -19,6 +20,7 @@ pub mod apps {
                 }
             }
             /// Every Deployment (apps/v1, kind Deployment) in the cache matching `selector`, in every namespace.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -30,6 +32,7 @@ pub mod apps {
         }
         impl DeploymentLister {
             /// A lister of the Deployment objects (apps/v1, kind Deployment) in one namespace.
+            #[inline]
             pub fn deployments(&self, namespace: &str) -> DeploymentNamespaceLister {
                 DeploymentNamespaceLister {
                     lister: self.lister.namespaced(namespace),
@@ -44,6 +47,7 @@ pub mod apps {
         }
         impl DeploymentNamespaceLister {
             /// Every Deployment in this namespace matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -53,6 +57,7 @@ pub mod apps {
                 self.lister.list(selector)
             }
             /// The Deployment named `name` in this namespace, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -77,6 +82,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerLister {
             /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<
                     ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
@@ -87,6 +93,7 @@ pub mod autoscaling {
                 }
             }
             /// Every HorizontalPodAutoscaler (autoscaling/v1, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -100,6 +107,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerLister {
             /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler) in one namespace.
+            #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
                 namespace: &str,
@@ -117,6 +125,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerNamespaceLister {
             /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -128,6 +137,7 @@ pub mod autoscaling {
                 self.lister.list(selector)
             }
             /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -151,6 +161,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerLister {
             /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<
                     ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
@@ -161,6 +172,7 @@ pub mod autoscaling {
                 }
             }
             /// Every HorizontalPodAutoscaler (autoscaling/v2, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -174,6 +186,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerLister {
             /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler) in one namespace.
+            #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
                 namespace: &str,
@@ -191,6 +204,7 @@ pub mod autoscaling {
         }
         impl HorizontalPodAutoscalerNamespaceLister {
             /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -202,6 +216,7 @@ pub mod autoscaling {
                 self.lister.list(selector)
             }
             /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -226,6 +241,7 @@ pub mod core {
         }
         impl NodeLister {
             /// A lister of Node objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Node>,
             ) -> Self {
@@ -234,6 +250,7 @@ pub mod core {
                 }
             }
             /// Every Node (core/v1, kind Node) in the cache matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -243,6 +260,7 @@ pub mod core {
         }
         impl NodeLister {
             /// The Node named `name`, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -261,6 +279,7 @@ pub mod core {
         }
         impl PodLister {
             /// A lister of Pod objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Pod>,
             ) -> Self {
@@ -269,6 +288,7 @@ pub mod core {
                 }
             }
             /// Every Pod (core/v1, kind Pod) in the cache matching `selector`, in every namespace.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -278,6 +298,7 @@ pub mod core {
         }
         impl PodLister {
             /// A lister of the Pod objects (core/v1, kind Pod) in one namespace.
+            #[inline]
             pub fn pods(&self, namespace: &str) -> PodNamespaceLister {
                 PodNamespaceLister {
                     lister: self.lister.namespaced(namespace),
@@ -292,6 +313,7 @@ pub mod core {
         }
         impl PodNamespaceLister {
             /// Every Pod in this namespace matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -299,6 +321,7 @@ pub mod core {
                 self.lister.list(selector)
             }
             /// The Pod named `name` in this namespace, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -323,6 +346,7 @@ pub mod flowcontrol_apiserver {
         }
         impl FlowSchemaLister {
             /// A lister of FlowSchema objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<
                     ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
@@ -333,6 +357,7 @@ pub mod flowcontrol_apiserver {
                 }
             }
             /// Every FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in the cache matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -344,6 +369,7 @@ pub mod flowcontrol_apiserver {
         }
         impl FlowSchemaLister {
             /// The FlowSchema named `name`, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,
@@ -368,6 +394,7 @@ pub mod rbac_authorization {
         }
         impl ClusterRoleLister {
             /// A lister of ClusterRole objects over `indexer` (usually an informer's).
+            #[inline]
             pub fn new(
                 indexer: ::informer_runtime::Indexer<
                     ::k8s_openapi::api::rbac::v1::ClusterRole,
@@ -378,6 +405,7 @@ pub mod rbac_authorization {
                 }
             }
             /// Every ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole) in the cache matching `selector`.
+            #[inline]
             pub fn list(
                 &self,
                 selector: &::informer_runtime::Selector,
@@ -389,6 +417,7 @@ pub mod rbac_authorization {
         }
         impl ClusterRoleLister {
             /// The ClusterRole named `name`, if cached.
+            #[inline]
             pub fn get(
                 &self,
                 name: &str,

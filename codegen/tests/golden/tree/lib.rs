@@ -20,35 +20,42 @@ for SharedInformerFactory {
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
+    #[inline]
     pub fn builder(
         client: ::informer_runtime::Client,
     ) -> ::informer_runtime::FactoryBuilder<Self> {
         ::informer_runtime::FactoryBuilder::new(client)
     }
     /// A factory with default options: every namespace, no resync.
+    #[inline]
     pub fn new(client: ::informer_runtime::Client) -> Self {
         Self::builder(client).build()
     }
     /// The untyped factory core this factory wraps.
+    #[inline]
     pub fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
         &self.factory
     }
     /// Starts every informer requested so far; informers requested later start at once.
+    #[inline]
     pub fn start(&self) {
         self.factory.start();
     }
     /// Waits until every started informer has synced, or fails naming one that cannot.
+    #[inline]
     pub async fn wait_for_cache_sync(
         &self,
     ) -> ::std::result::Result<(), ::informer_runtime::SyncError> {
         self.factory.wait_for_cache_sync().await
     }
     /// Stops every informer and waits for their tasks to end.
+    #[inline]
     pub async fn shutdown(&self) {
         self.factory.shutdown().await;
     }
     /// The informer of `K`, made by `new_informer` on first request (for types this
     /// factory does not generate).
+    #[inline]
     pub fn informer_for<K: ::informer_runtime::Object>(
         &self,
         name: &str,
@@ -60,6 +67,7 @@ impl SharedInformerFactory {
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
+    #[inline]
     pub fn for_resource(
         &self,
         gvr: &::informer_runtime::GroupVersionResource,
@@ -132,22 +140,27 @@ impl SharedInformerFactory {
         }
     }
     /// The informers of `apps`.
+    #[inline]
     pub fn apps(&self) -> apps::Group {
         apps::Group::new(self.factory.clone())
     }
     /// The informers of `autoscaling`.
+    #[inline]
     pub fn autoscaling(&self) -> autoscaling::Group {
         autoscaling::Group::new(self.factory.clone())
     }
     /// The informers of the core API group (`""`).
+    #[inline]
     pub fn core(&self) -> core::Group {
         core::Group::new(self.factory.clone())
     }
     /// The informers of `flowcontrol.apiserver.k8s.io`.
+    #[inline]
     pub fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::Group {
         flowcontrol_apiserver::Group::new(self.factory.clone())
     }
     /// The informers of `rbac.authorization.k8s.io`.
+    #[inline]
     pub fn rbac_authorization(&self) -> rbac_authorization::Group {
         rbac_authorization::Group::new(self.factory.clone())
     }

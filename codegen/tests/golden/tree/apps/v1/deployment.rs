@@ -6,10 +6,12 @@ pub struct DeploymentInformer {
 }
 impl DeploymentInformer {
     /// The Deployment informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<
@@ -32,6 +34,7 @@ impl DeploymentInformer {
             )
     }
     /// A lister reading the shared Deployment informer's cache.
+    #[inline]
     pub fn lister(&self) -> DeploymentLister {
         DeploymentLister::new(self.informer().indexer())
     }
@@ -39,6 +42,7 @@ impl DeploymentInformer {
 /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_deployment_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -54,6 +58,7 @@ pub fn new_deployment_informer(
     )
 }
 /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+#[inline]
 pub fn new_filtered_deployment_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -99,6 +104,7 @@ pub struct DeploymentLister {
 }
 impl DeploymentLister {
     /// A lister of Deployment objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<::k8s_openapi::api::apps::v1::Deployment>,
     ) -> Self {
@@ -107,6 +113,7 @@ impl DeploymentLister {
         }
     }
     /// Every Deployment (apps/v1, kind Deployment) in the cache matching `selector`, in every namespace.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -116,6 +123,7 @@ impl DeploymentLister {
 }
 impl DeploymentLister {
     /// A lister of the Deployment objects (apps/v1, kind Deployment) in one namespace.
+    #[inline]
     pub fn deployments(&self, namespace: &str) -> DeploymentNamespaceLister {
         DeploymentNamespaceLister {
             lister: self.lister.namespaced(namespace),
@@ -130,6 +138,7 @@ pub struct DeploymentNamespaceLister {
 }
 impl DeploymentNamespaceLister {
     /// Every Deployment in this namespace matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -137,6 +146,7 @@ impl DeploymentNamespaceLister {
         self.lister.list(selector)
     }
     /// The Deployment named `name` in this namespace, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

@@ -8,10 +8,12 @@ pub struct Version {
 }
 impl Version {
     /// The accessor over `factory`.
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of Deployment objects (apps/v1, kind Deployment).
+    #[inline]
     pub fn deployments(&self) -> DeploymentInformer {
         DeploymentInformer::new(self.factory.clone())
     }

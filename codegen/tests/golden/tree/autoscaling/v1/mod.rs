@@ -8,10 +8,12 @@ pub struct Version {
 }
 impl Version {
     /// The accessor over `factory`.
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler).
+    #[inline]
     pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
         HorizontalPodAutoscalerInformer::new(self.factory.clone())
     }

@@ -6,10 +6,12 @@ pub struct HorizontalPodAutoscalerInformer {
 }
 impl HorizontalPodAutoscalerInformer {
     /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v2/horizontalpodautoscalers`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<
@@ -35,6 +37,7 @@ impl HorizontalPodAutoscalerInformer {
             )
     }
     /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+    #[inline]
     pub fn lister(&self) -> HorizontalPodAutoscalerLister {
         HorizontalPodAutoscalerLister::new(self.informer().indexer())
     }
@@ -42,6 +45,7 @@ impl HorizontalPodAutoscalerInformer {
 /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_horizontal_pod_autoscaler_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -61,6 +65,7 @@ pub fn new_horizontal_pod_autoscaler_informer(
     )
 }
 /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+#[inline]
 pub fn new_filtered_horizontal_pod_autoscaler_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -112,6 +117,7 @@ pub struct HorizontalPodAutoscalerLister {
 }
 impl HorizontalPodAutoscalerLister {
     /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<
             ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
@@ -122,6 +128,7 @@ impl HorizontalPodAutoscalerLister {
         }
     }
     /// Every HorizontalPodAutoscaler (autoscaling/v2, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -133,6 +140,7 @@ impl HorizontalPodAutoscalerLister {
 }
 impl HorizontalPodAutoscalerLister {
     /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler) in one namespace.
+    #[inline]
     pub fn horizontal_pod_autoscalers(
         &self,
         namespace: &str,
@@ -150,6 +158,7 @@ pub struct HorizontalPodAutoscalerNamespaceLister {
 }
 impl HorizontalPodAutoscalerNamespaceLister {
     /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -159,6 +168,7 @@ impl HorizontalPodAutoscalerNamespaceLister {
         self.lister.list(selector)
     }
     /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

@@ -10,14 +10,17 @@ pub struct Version {
 }
 impl Version {
     /// The accessor over `factory`.
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of Node objects (core/v1, kind Node).
+    #[inline]
     pub fn nodes(&self) -> NodeInformer {
         NodeInformer::new(self.factory.clone())
     }
     /// The shared informer of Pod objects (core/v1, kind Pod).
+    #[inline]
     pub fn pods(&self) -> PodInformer {
         PodInformer::new(self.factory.clone())
     }

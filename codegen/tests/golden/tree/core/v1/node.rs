@@ -6,10 +6,12 @@ pub struct NodeInformer {
 }
 impl NodeInformer {
     /// The Node informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
@@ -29,6 +31,7 @@ impl NodeInformer {
             )
     }
     /// A lister reading the shared Node informer's cache.
+    #[inline]
     pub fn lister(&self) -> NodeLister {
         NodeLister::new(self.informer().indexer())
     }
@@ -36,6 +39,7 @@ impl NodeInformer {
 /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_node_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -44,6 +48,7 @@ pub fn new_node_informer(
     new_filtered_node_informer(client, resync, indexers, ::std::option::Option::None)
 }
 /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+#[inline]
 pub fn new_filtered_node_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -85,6 +90,7 @@ pub struct NodeLister {
 }
 impl NodeLister {
     /// A lister of Node objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Node>,
     ) -> Self {
@@ -93,6 +99,7 @@ impl NodeLister {
         }
     }
     /// Every Node (core/v1, kind Node) in the cache matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -102,6 +109,7 @@ impl NodeLister {
 }
 impl NodeLister {
     /// The Node named `name`, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

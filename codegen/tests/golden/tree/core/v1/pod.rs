@@ -8,10 +8,12 @@ pub struct PodInformer {
 }
 impl PodInformer {
     /// The Pod informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
@@ -32,6 +34,7 @@ impl PodInformer {
             )
     }
     /// A lister reading the shared Pod informer's cache.
+    #[inline]
     pub fn lister(&self) -> PodLister {
         PodLister::new(self.informer().indexer())
     }
@@ -39,6 +42,7 @@ impl PodInformer {
 /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_pod_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -54,6 +58,7 @@ pub fn new_pod_informer(
     )
 }
 /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+#[inline]
 pub fn new_filtered_pod_informer(
     client: ::informer_runtime::Client,
     namespace: ::std::option::Option<&str>,
@@ -98,6 +103,7 @@ pub struct PodLister {
 }
 impl PodLister {
     /// A lister of Pod objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Pod>,
     ) -> Self {
@@ -106,6 +112,7 @@ impl PodLister {
         }
     }
     /// Every Pod (core/v1, kind Pod) in the cache matching `selector`, in every namespace.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -115,6 +122,7 @@ impl PodLister {
 }
 impl PodLister {
     /// A lister of the Pod objects (core/v1, kind Pod) in one namespace.
+    #[inline]
     pub fn pods(&self, namespace: &str) -> PodNamespaceLister {
         PodNamespaceLister {
             lister: self.lister.namespaced(namespace),
@@ -127,6 +135,7 @@ pub struct PodNamespaceLister {
 }
 impl PodNamespaceLister {
     /// Every Pod in this namespace matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -134,6 +143,7 @@ impl PodNamespaceLister {
         self.lister.list(selector)
     }
     /// The Pod named `name` in this namespace, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

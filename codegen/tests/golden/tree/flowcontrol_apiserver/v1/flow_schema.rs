@@ -6,10 +6,12 @@ pub struct FlowSchemaInformer {
 }
 impl FlowSchemaInformer {
     /// The FlowSchema informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<
@@ -34,6 +36,7 @@ impl FlowSchemaInformer {
             )
     }
     /// A lister reading the shared FlowSchema informer's cache.
+    #[inline]
     pub fn lister(&self) -> FlowSchemaLister {
         FlowSchemaLister::new(self.informer().indexer())
     }
@@ -41,6 +44,7 @@ impl FlowSchemaInformer {
 /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_flow_schema_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -58,6 +62,7 @@ pub fn new_flow_schema_informer(
     )
 }
 /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+#[inline]
 pub fn new_filtered_flow_schema_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -103,6 +108,7 @@ pub struct FlowSchemaLister {
 }
 impl FlowSchemaLister {
     /// A lister of FlowSchema objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<
             ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
@@ -113,6 +119,7 @@ impl FlowSchemaLister {
         }
     }
     /// Every FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in the cache matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -124,6 +131,7 @@ impl FlowSchemaLister {
 }
 impl FlowSchemaLister {
     /// The FlowSchema named `name`, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

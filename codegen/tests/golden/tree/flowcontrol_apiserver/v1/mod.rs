@@ -8,10 +8,12 @@ pub struct Version {
 }
 impl Version {
     /// The accessor over `factory`.
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+    #[inline]
     pub fn flow_schemas(&self) -> FlowSchemaInformer {
         FlowSchemaInformer::new(self.factory.clone())
     }

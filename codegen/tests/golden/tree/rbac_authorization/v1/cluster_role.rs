@@ -6,10 +6,12 @@ pub struct ClusterRoleInformer {
 }
 impl ClusterRoleInformer {
     /// The ClusterRole informer of `factory` (what the version accessor returns).
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
+    #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<
@@ -31,6 +33,7 @@ impl ClusterRoleInformer {
             )
     }
     /// A lister reading the shared ClusterRole informer's cache.
+    #[inline]
     pub fn lister(&self) -> ClusterRoleLister {
         ClusterRoleLister::new(self.informer().indexer())
     }
@@ -38,6 +41,7 @@ impl ClusterRoleInformer {
 /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
 ///
 /// Prefer the factory's shared informer; this one is for callers that need their own.
+#[inline]
 pub fn new_cluster_role_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -51,6 +55,7 @@ pub fn new_cluster_role_informer(
     )
 }
 /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+#[inline]
 pub fn new_filtered_cluster_role_informer(
     client: ::informer_runtime::Client,
     resync: ::std::time::Duration,
@@ -92,6 +97,7 @@ pub struct ClusterRoleLister {
 }
 impl ClusterRoleLister {
     /// A lister of ClusterRole objects over `indexer` (usually an informer's).
+    #[inline]
     pub fn new(
         indexer: ::informer_runtime::Indexer<::k8s_openapi::api::rbac::v1::ClusterRole>,
     ) -> Self {
@@ -100,6 +106,7 @@ impl ClusterRoleLister {
         }
     }
     /// Every ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole) in the cache matching `selector`.
+    #[inline]
     pub fn list(
         &self,
         selector: &::informer_runtime::Selector,
@@ -109,6 +116,7 @@ impl ClusterRoleLister {
 }
 impl ClusterRoleLister {
     /// The ClusterRole named `name`, if cached.
+    #[inline]
     pub fn get(
         &self,
         name: &str,

@@ -8,10 +8,12 @@ pub struct Version {
 }
 impl Version {
     /// The accessor over `factory`.
+    #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole).
+    #[inline]
     pub fn cluster_roles(&self) -> ClusterRoleInformer {
         ClusterRoleInformer::new(self.factory.clone())
     }
