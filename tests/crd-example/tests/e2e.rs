@@ -142,9 +142,10 @@ async fn generated_crd_factory_tracks_custom_objects() {
         .certificates("shop")
         .get("example-com")
         .expect("cached certificate");
-    assert_eq!(cert.spec.secret_name, "example-com-tls");
+    let spec = cert.spec.as_ref().expect("certificate spec");
+    assert_eq!(spec.secret_name, "example-com-tls");
     assert_eq!(
-        cert.spec.dns_names.as_deref(),
+        spec.dns_names.as_deref(),
         Some(&["example.com".to_owned(), "www.example.com".to_owned()][..])
     );
     let issuer = issuers
@@ -199,7 +200,11 @@ async fn generated_crd_factory_tracks_custom_objects() {
             .lister()
             .certificates("shop")
             .get("api-example-com")
-            .is_some_and(|c| c.spec.secret_name == "rotated-tls")
+            .is_some_and(|c| {
+                c.spec
+                    .as_ref()
+                    .is_some_and(|s| s.secret_name == "rotated-tls")
+            })
     })
     .await;
 
