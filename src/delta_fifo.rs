@@ -1,3 +1,155 @@
-//! The in-order delta queue between the reflector and the store + handlers.
+//! The in-order delta queue between the reflector and the store + handlers
+//! (client-go's `RealFIFO`): every change the reflector sees is queued once, in the order
+//! it was seen, and applied in that order.
 //!
-//! CONTRACT STUB: filled in by the runtime work.
+//! The queue is bounded so a reflector that decodes faster than the cache applies waits
+//! instead of piling up pages: a relist never holds much more than one page beyond the
+//! cache itself.
+
+use tokio::sync::mpsc;
+
+/// The kind of a [`Delta`] (client-go's `DeltaType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeltaType {
+    /// A watch ADDED event.
+    Added,
+    /// A watch MODIFIED event.
+    Updated,
+    /// A watch DELETED event.
+    Deleted,
+    /// An object of a (re)list, or a list boundary.
+    Replaced,
+    /// A periodic resync of the whole cache.
+    Sync,
+}
+
+/// One change to apply to the cache.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta<K> {
+    /// A (re)list begins: keys seen by an earlier, aborted list no longer count.
+    ListStart,
+    /// One object of the current (re)list, as its page arrived.
+    Replaced(K),
+    /// The (re)list is complete: cached keys it did not contain were deleted meanwhile.
+    ListEnd,
+    /// The object was created.
+    Added(K),
+    /// The object was changed.
+    Updated(K),
+    /// The object was deleted; this is its last state.
+    Deleted(K),
+    /// Re-deliver every cached object to the handlers whose resync period is due.
+    Sync,
+}
+
+impl<K> Delta<K> {
+    /// The kind of this delta.
+    pub fn delta_type(&self) -> DeltaType {
+        match self {
+            Delta::ListStart | Delta::Replaced(_) | Delta::ListEnd => DeltaType::Replaced,
+            Delta::Added(_) => DeltaType::Added,
+            Delta::Updated(_) => DeltaType::Updated,
+            Delta::Deleted(_) => DeltaType::Deleted,
+            Delta::Sync => DeltaType::Sync,
+        }
+    }
+}
+
+/// The consumer of the queue is gone (the informer stopped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the delta queue is closed: its informer stopped")]
+pub struct QueueClosed;
+
+/// The producing end of a delta queue. Cheap to clone.
+#[derive(Debug)]
+pub struct DeltaSender<K> {
+    tx: mpsc::Sender<Delta<K>>,
+}
+
+impl<K> Clone for DeltaSender<K> {
+    fn clone(&self) -> Self {
+        Self {
+            tx: self.tx.clone(),
+        }
+    }
+}
+
+/// The consuming end of a delta queue.
+#[derive(Debug)]
+pub struct DeltaReceiver<K> {
+    rx: mpsc::Receiver<Delta<K>>,
+}
+
+/// A new queue holding at most `capacity` deltas (at least one).
+pub fn delta_queue<K>(capacity: usize) -> (DeltaSender<K>, DeltaReceiver<K>) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    (DeltaSender { tx }, DeltaReceiver { rx })
+}
+
+impl<K> DeltaSender<K> {
+    /// Queues `delta`, waiting while the queue is full.
+    pub async fn push(&self, delta: Delta<K>) -> Result<(), QueueClosed> {
+        self.tx.send(delta).await.map_err(|_| QueueClosed)
+    }
+
+    /// True once the consumer is gone.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+impl<K> DeltaReceiver<K> {
+    /// The next delta, in order; `None` once every sender is gone and the queue is drained.
+    pub async fn pop(&mut self) -> Option<Delta<K>> {
+        self.rx.recv().await
+    }
+
+    /// The number of queued deltas.
+    pub fn len(&self) -> usize {
+        self.rx.len()
+    }
+
+    /// True when no delta is queued.
+    pub fn is_empty(&self) -> bool {
+        self.rx.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn deltas_come_out_in_order() {
+        let (tx, mut rx) = delta_queue::<u32>(4);
+        tx.push(Delta::ListStart).await.unwrap();
+        tx.push(Delta::Replaced(1)).await.unwrap();
+        tx.push(Delta::ListEnd).await.unwrap();
+        tx.push(Delta::Added(2)).await.unwrap();
+        assert_eq!(rx.len(), 4);
+        assert_eq!(rx.pop().await, Some(Delta::ListStart));
+        assert_eq!(
+            rx.pop().await.map(|d| d.delta_type()),
+            Some(DeltaType::Replaced)
+        );
+        assert_eq!(rx.pop().await, Some(Delta::ListEnd));
+        assert_eq!(rx.pop().await, Some(Delta::Added(2)));
+        drop(tx);
+        assert_eq!(rx.pop().await, None);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_makes_the_producer_wait() {
+        let (tx, mut rx) = delta_queue::<u32>(1);
+        tx.push(Delta::Added(1)).await.unwrap();
+        let tx2 = tx.clone();
+        let pushed = tokio::spawn(async move { tx2.push(Delta::Added(2)).await });
+        tokio::task::yield_now().await;
+        assert_eq!(rx.len(), 1);
+        assert_eq!(rx.pop().await, Some(Delta::Added(1)));
+        pushed.await.unwrap().unwrap();
+        assert_eq!(rx.pop().await, Some(Delta::Added(2)));
+        drop(rx);
+        assert_eq!(tx.push(Delta::Sync).await, Err(QueueClosed));
+    }
+}

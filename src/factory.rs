@@ -1,15 +1,17 @@
 //! The shared informer factory core: one informer per type, started, synced and
 //! shut down together. Generated `SharedInformerFactory` types wrap it.
-//!
-//! CONTRACT STUB: filled in by the runtime work; signatures are the contract.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
+use futures_util::FutureExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use crate::client::Client;
 use crate::informer::SharedIndexInformer;
@@ -35,6 +37,18 @@ pub struct FactoryOptions {
     pub transform: Option<MetadataTransform>,
 }
 
+impl std::fmt::Debug for FactoryOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FactoryOptions")
+            .field("namespace", &self.namespace)
+            .field("tweak_list_options", &self.tweak_list_options.is_some())
+            .field("default_resync", &self.default_resync)
+            .field("custom_resync", &self.custom_resync.len())
+            .field("transform", &self.transform.is_some())
+            .finish()
+    }
+}
+
 /// Why `wait_for_cache_sync` failed: names the informer and the server's reason.
 #[derive(Debug, thiserror::Error)]
 #[error("informer {informer} cannot sync: {reason}")]
@@ -45,11 +59,72 @@ pub struct SyncError {
     pub reason: String,
 }
 
-/// The type-keyed informer registry a generated factory wraps. Cheap to clone.
+/// What the factory needs of an informer, whatever its object type.
+trait FactoryInformer: Send + Sync {
+    fn name(&self) -> String;
+    fn has_synced(&self) -> bool;
+    fn is_stopped(&self) -> bool;
+    fn terminal_failure(&self) -> Option<String>;
+    fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<K: Object> FactoryInformer for SharedIndexInformer<K> {
+    fn name(&self) -> String {
+        SharedIndexInformer::name(self)
+    }
+    fn has_synced(&self) -> bool {
+        SharedIndexInformer::has_synced(self)
+    }
+    fn is_stopped(&self) -> bool {
+        SharedIndexInformer::is_stopped(self)
+    }
+    fn terminal_failure(&self) -> Option<String> {
+        self.last_list_failure()
+            .filter(|f| f.terminal)
+            .map(|f| f.message)
+    }
+    fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()> {
+        SharedIndexInformer::run(self, cancel).boxed()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+struct Entry {
+    informer: Arc<dyn FactoryInformer>,
+    running: bool,
+}
+
+#[derive(Default)]
+struct FactoryState {
+    entries: HashMap<TypeId, Entry>,
+    started: bool,
+    shut_down: bool,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// The type-keyed informer registry a generated factory wraps. Cheap to clone; clones
+/// share the same informers.
 #[derive(Clone)]
 pub struct SharedInformerFactoryCore {
     client: Client,
     options: Arc<FactoryOptions>,
+    state: Arc<Mutex<FactoryState>>,
+    cancel: CancellationToken,
+}
+
+impl std::fmt::Debug for SharedInformerFactoryCore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("SharedInformerFactoryCore")
+            .field("options", &self.options)
+            .field("informers", &state.entries.len())
+            .field("started", &state.started)
+            .field("shut_down", &state.shut_down)
+            .finish()
+    }
 }
 
 impl SharedInformerFactoryCore {
@@ -58,12 +133,23 @@ impl SharedInformerFactoryCore {
         Self {
             client,
             options: Arc::new(options),
+            state: Arc::new(Mutex::new(FactoryState::default())),
+            cancel: CancellationToken::new(),
         }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FactoryState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The client informers list and watch with.
     pub fn client(&self) -> &Client {
         &self.client
+    }
+
+    /// The factory's options.
+    pub fn options(&self) -> &FactoryOptions {
+        &self.options
     }
 
     /// The factory's namespace (all when `None`).
@@ -86,29 +172,156 @@ impl SharedInformerFactoryCore {
     }
 
     /// The informer for `K`, made by `new_informer` on first request. `name` is used in
-    /// errors and metrics (e.g. `core/v1/pods`).
+    /// errors and metrics (e.g. `core/v1/pods`). After `start()`, a new informer starts at once.
     pub fn informer_for<K: Object>(
         &self,
         name: &str,
         new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
     ) -> SharedIndexInformer<K> {
-        let _ = (name, new_informer);
-        todo!()
+        if let Some(existing) = self.existing::<K>() {
+            return existing;
+        }
+        // Built outside the lock: `new_informer` may call back into the factory.
+        let informer = new_informer(self);
+        informer.set_name(name);
+        if let Some(t) = &self.options.transform {
+            if let Err(e) = informer.set_factory_transform(t.clone()) {
+                tracing::warn!(informer = %name, error = %e, "the factory transform cannot apply to an informer that already started");
+            }
+        }
+        let mut state = self.lock();
+        if let Some(entry) = state.entries.get(&TypeId::of::<K>()) {
+            if let Some(existing) = entry
+                .informer
+                .as_any()
+                .downcast_ref::<SharedIndexInformer<K>>()
+            {
+                return existing.clone();
+            }
+        }
+        state.entries.insert(
+            TypeId::of::<K>(),
+            Entry {
+                informer: Arc::new(informer.clone()),
+                running: false,
+            },
+        );
+        if state.started && !state.shut_down {
+            self.start_pending(&mut state);
+        }
+        informer
     }
 
-    /// Starts every informer requested so far; later ones start at once.
+    fn existing<K: Object>(&self) -> Option<SharedIndexInformer<K>> {
+        let state = self.lock();
+        state
+            .entries
+            .get(&TypeId::of::<K>())
+            .and_then(|e| e.informer.as_any().downcast_ref::<SharedIndexInformer<K>>())
+            .cloned()
+    }
+
+    fn start_pending(&self, state: &mut FactoryState) {
+        let handle = match tokio::runtime::Handle::try_current() {
+            Ok(h) => h,
+            Err(e) => {
+                tracing::error!(error = %e, "SharedInformerFactory::start must be called inside a tokio runtime; nothing started");
+                state.started = false;
+                return;
+            }
+        };
+        let mut tasks = Vec::new();
+        for entry in state.entries.values_mut().filter(|e| !e.running) {
+            entry.running = true;
+            tasks.push(handle.spawn(entry.informer.run(self.cancel.child_token())));
+        }
+        state.tasks.extend(tasks);
+    }
+
+    /// Starts every informer requested so far; later ones start at once. Idempotent.
+    /// Must be called inside a tokio runtime.
     pub fn start(&self) {
-        todo!()
+        let mut state = self.lock();
+        if state.shut_down {
+            tracing::warn!("start called on a factory that was shut down");
+            return;
+        }
+        state.started = true;
+        self.start_pending(&mut state);
     }
 
-    /// Waits until every started informer has synced, or fails naming one that cannot.
+    /// Waits until every started informer has synced, or fails naming one that cannot:
+    /// one whose last list failed terminally (400, 401, 403, 404, ...), or one that stopped.
     pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
-        todo!()
+        loop {
+            let informers: Vec<Arc<dyn FactoryInformer>> = self
+                .lock()
+                .entries
+                .values()
+                .filter(|e| e.running)
+                .map(|e| e.informer.clone())
+                .collect();
+            let mut all_synced = true;
+            for i in &informers {
+                if i.has_synced() {
+                    continue;
+                }
+                all_synced = false;
+                if let Some(reason) = i.terminal_failure() {
+                    return Err(SyncError {
+                        informer: i.name(),
+                        reason,
+                    });
+                }
+                if i.is_stopped() {
+                    return Err(SyncError {
+                        informer: i.name(),
+                        reason: "the informer stopped before it synced".to_owned(),
+                    });
+                }
+            }
+            if all_synced {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
-    /// Stops every informer and waits for their tasks to end.
+    /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`
+    /// with the informers that had not synced yet.
+    pub async fn wait_for_cache_sync_timeout(&self, timeout: Duration) -> Result<(), SyncError> {
+        match tokio::time::timeout(timeout, self.wait_for_cache_sync()).await {
+            Ok(r) => r,
+            Err(_) => {
+                let mut pending: Vec<String> = self
+                    .lock()
+                    .entries
+                    .values()
+                    .filter(|e| e.running && !e.informer.has_synced())
+                    .map(|e| e.informer.name())
+                    .collect();
+                pending.sort();
+                Err(SyncError {
+                    informer: pending.join(", "),
+                    reason: format!("not synced after {timeout:?}"),
+                })
+            }
+        }
+    }
+
+    /// Stops every informer and waits for their tasks (and handler threads) to end.
     pub async fn shutdown(&self) {
-        todo!()
+        let tasks = {
+            let mut state = self.lock();
+            state.shut_down = true;
+            self.cancel.cancel();
+            std::mem::take(&mut state.tasks)
+        };
+        for task in tasks {
+            if let Err(e) = task.await {
+                tracing::error!(error = %e, "an informer task failed");
+            }
+        }
     }
 }
 

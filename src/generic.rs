@@ -1,14 +1,88 @@
 //! `GenericInformer`: a type-erased informer, what a factory's `for_resource` returns.
-//!
-//! CONTRACT STUB: filled in by the runtime work; signatures are the contract.
 
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::error::Error;
 use crate::informer::SharedIndexInformer;
 use crate::object::{GroupVersionResource, Object};
+
+/// A cached object whose type is known only at run time.
+pub type AnyObject = Arc<dyn Any + Send + Sync>;
+
+/// What the erased informer can do without knowing its type.
+trait ErasedInformer: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn has_synced(&self) -> bool;
+    fn list(&self) -> Vec<AnyObject>;
+    fn get_by_key(&self, key: &str) -> Option<AnyObject>;
+    fn list_json(&self) -> Result<Vec<serde_json::Value>, Error>;
+    fn get_json(&self, key: &str) -> Result<Option<serde_json::Value>, Error>;
+}
+
+struct Typed<K>(SharedIndexInformer<K>);
+
+fn to_json<K: serde::Serialize>(obj: &K, key: &str) -> Result<serde_json::Value, Error> {
+    serde_json::to_value(obj)
+        .map_err(|e| Error::Other(format!("encoding cached object {key} as JSON: {e}")))
+}
+
+impl<K: Object + serde::Serialize> ErasedInformer for Typed<K> {
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+    fn has_synced(&self) -> bool {
+        self.0.has_synced()
+    }
+    fn list(&self) -> Vec<AnyObject> {
+        self.0
+            .indexer()
+            .list()
+            .into_iter()
+            .map(|o| o as AnyObject)
+            .collect()
+    }
+    fn get_by_key(&self, key: &str) -> Option<AnyObject> {
+        self.0.indexer().get_by_key(key).map(|o| o as AnyObject)
+    }
+    fn list_json(&self) -> Result<Vec<serde_json::Value>, Error> {
+        self.0
+            .indexer()
+            .list()
+            .iter()
+            .map(|o| to_json(o.as_ref(), &crate::object::object_key(o.as_ref())))
+            .collect()
+    }
+    fn get_json(&self, key: &str) -> Result<Option<serde_json::Value>, Error> {
+        self.0
+            .indexer()
+            .get_by_key(key)
+            .map(|o| to_json(o.as_ref(), key))
+            .transpose()
+    }
+}
 
 /// An informer whose object type is known only at run time (client-go's `GenericInformer`).
 #[derive(Clone)]
 pub struct GenericInformer {
     gvr: GroupVersionResource,
+    informer: Arc<dyn ErasedInformer>,
+}
+
+impl std::fmt::Debug for GenericInformer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GenericInformer")
+            .field("gvr", &self.gvr)
+            .field("has_synced", &self.has_synced())
+            .finish()
+    }
+}
+
+fn key(namespace: Option<&str>, name: &str) -> String {
+    match namespace {
+        Some(ns) if !ns.is_empty() => format!("{ns}/{name}"),
+        _ => name.to_owned(),
+    }
 }
 
 impl GenericInformer {
@@ -17,8 +91,10 @@ impl GenericInformer {
         gvr: GroupVersionResource,
         informer: SharedIndexInformer<K>,
     ) -> Self {
-        let _ = informer;
-        Self { gvr }
+        Self {
+            gvr,
+            informer: Arc::new(Typed(informer)),
+        }
     }
 
     /// The resource this informer serves.
@@ -28,6 +104,38 @@ impl GenericInformer {
 
     /// The typed informer, when `K` is its object type.
     pub fn downcast<K: Object>(&self) -> Option<SharedIndexInformer<K>> {
-        todo!()
+        self.informer
+            .as_any()
+            .downcast_ref::<SharedIndexInformer<K>>()
+            .cloned()
+    }
+
+    /// True once the informer's initial list is in its cache.
+    pub fn has_synced(&self) -> bool {
+        self.informer.has_synced()
+    }
+
+    /// Every cached object; downcast each with `Arc::downcast::<K>`.
+    pub fn list(&self) -> Vec<AnyObject> {
+        self.informer.list()
+    }
+
+    /// The cached object `name` in `namespace` (`None` for cluster-scoped objects).
+    pub fn get(&self, namespace: Option<&str>, name: &str) -> Option<AnyObject> {
+        self.informer.get_by_key(&key(namespace, name))
+    }
+
+    /// Every cached object as JSON.
+    pub fn list_json(&self) -> Result<Vec<serde_json::Value>, Error> {
+        self.informer.list_json()
+    }
+
+    /// The cached object `name` in `namespace` as JSON.
+    pub fn get_json(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Option<serde_json::Value>, Error> {
+        self.informer.get_json(&key(namespace, name))
     }
 }

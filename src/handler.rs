@@ -1,8 +1,8 @@
 //! Event handlers: what an informer tells its users about each object.
-//!
-//! CONTRACT STUB: filled in by the runtime work; signatures are the contract.
 
 use std::sync::Arc;
+
+use crate::object::{object_key, Object};
 
 /// A deleted object: its last known state, or only its key and last cached state when
 /// the deletion was inferred from a relist (client-go's `DeletedFinalStateUnknown`).
@@ -32,6 +32,106 @@ pub trait ResourceEventHandler<K>: Send + Sync + 'static {
     /// An object was deleted.
     fn on_delete(&self, obj: &Deleted<K>) {
         let _ = obj;
+    }
+}
+
+impl<K> Clone for Deleted<K> {
+    fn clone(&self) -> Self {
+        match self {
+            Deleted::Object(o) => Deleted::Object(o.clone()),
+            Deleted::FinalStateUnknown { key, last_known } => Deleted::FinalStateUnknown {
+                key: key.clone(),
+                last_known: last_known.clone(),
+            },
+        }
+    }
+}
+
+impl<K: Object> Deleted<K> {
+    /// The last known state of the deleted object.
+    pub fn object(&self) -> &Arc<K> {
+        match self {
+            Deleted::Object(o) => o,
+            Deleted::FinalStateUnknown { last_known, .. } => last_known,
+        }
+    }
+
+    /// The store key of the deleted object.
+    pub fn key(&self) -> String {
+        match self {
+            Deleted::Object(o) => object_key(o.as_ref()),
+            Deleted::FinalStateUnknown { key, .. } => key.clone(),
+        }
+    }
+}
+
+/// One notification of an informer, as delivered to handlers and to [`stream`] users.
+///
+/// [`stream`]: crate::informer::SharedIndexInformer::stream
+#[derive(Debug)]
+pub enum Event<K> {
+    /// An object was added; `in_initial_list` is true for the initial contents.
+    Added {
+        /// The object.
+        obj: Arc<K>,
+        /// True while the informer delivers its initial contents.
+        in_initial_list: bool,
+    },
+    /// An object changed; on a resync `old` and `new` are the same object.
+    Updated {
+        /// The previous state.
+        old: Arc<K>,
+        /// The new state.
+        new: Arc<K>,
+    },
+    /// An object was deleted.
+    Deleted(Deleted<K>),
+}
+
+impl<K> Clone for Event<K> {
+    fn clone(&self) -> Self {
+        match self {
+            Event::Added {
+                obj,
+                in_initial_list,
+            } => Event::Added {
+                obj: obj.clone(),
+                in_initial_list: *in_initial_list,
+            },
+            Event::Updated { old, new } => Event::Updated {
+                old: old.clone(),
+                new: new.clone(),
+            },
+            Event::Deleted(d) => Event::Deleted(d.clone()),
+        }
+    }
+}
+
+impl<K> Event<K> {
+    /// True for an add that belongs to the initial contents.
+    pub fn is_initial(&self) -> bool {
+        matches!(
+            self,
+            Event::Added {
+                in_initial_list: true,
+                ..
+            }
+        )
+    }
+
+    /// Calls the matching method of `handler`.
+    pub fn dispatch_to(&self, handler: &dyn ResourceEventHandler<K>)
+    where
+        K: 'static,
+    {
+        match self {
+            Event::Added {
+                obj,
+                in_initial_list,
+            } => handler.on_add(obj, *in_initial_list),
+            Event::Updated { old, new } => handler.on_update(old, new),
+            Event::Deleted(d) => handler.on_delete(d),
+        }
     }
 }
 

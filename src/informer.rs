@@ -1,30 +1,93 @@
-//! `SharedIndexInformer`: one list+watch feeding one indexed cache and many handlers.
+//! `SharedIndexInformer`: one list+watch feeding one indexed cache and many handlers
+//! (client-go's `cache.SharedIndexInformer`).
 //!
-//! CONTRACT STUB: filled in by the runtime work; signatures are the contract.
+//! The reflector pushes deltas into the in-order queue; one loop pops them, applies each to
+//! the indexer and hands the resulting event to every handler's queue, all under one lock.
+//! Adding a handler takes the same lock to snapshot the cache, so a late handler sees the
+//! current contents as adds and then every later event: no gap, no duplicate.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-use crate::handler::ResourceEventHandler;
+use futures_util::stream::BoxStream;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use tokio_util::sync::CancellationToken;
+
+use crate::delta_apply::{DeltaApplier, Origin};
+use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
+use crate::error::Error;
+use crate::handler::{Event, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
 use crate::object::Object;
+use crate::processor::Processor;
+use crate::reflector::{
+    ListFailure, Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler,
+    DEFAULT_PAGE_SIZE,
+};
+use crate::stats::InformerStats;
 use crate::store::{Indexer, Indexers};
 
-/// A shared, indexed informer for `K` (client-go's `cache.SharedIndexInformer`). Cheap to clone.
+pub use crate::processor::HandlerRegistration;
+
+/// A metadata-only transform, as a factory applies it to every informer.
+pub(crate) type MetaTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
+
+struct Dispatch<K> {
+    applier: DeltaApplier<K>,
+    processor: Processor<K>,
+}
+
+struct Settings<K> {
+    name: String,
+    transform: Option<Transform<K>>,
+    factory_transform: Option<MetaTransform>,
+    watch_error_handler: Option<WatchErrorHandler>,
+    streaming_list: bool,
+    page_size: i64,
+}
+
+struct Inner<K> {
+    lister_watcher: Mutex<Option<Arc<dyn ListerWatcher<K>>>>,
+    indexer: Indexer<K>,
+    default_resync: Duration,
+    settings: Mutex<Settings<K>>,
+    dispatch: Mutex<Dispatch<K>>,
+    synced: Arc<AtomicBool>,
+    started: AtomicBool,
+    stopped: AtomicBool,
+    status: Arc<ReflectorStatus>,
+}
+
+/// A shared, indexed informer for `K` (client-go's `cache.SharedIndexInformer`). Cheap to
+/// clone; clones share one cache, one watch and one set of handlers.
 pub struct SharedIndexInformer<K> {
-    _k: std::marker::PhantomData<fn() -> K>,
+    inner: Arc<Inner<K>>,
 }
 
 impl<K> Clone for SharedIndexInformer<K> {
     fn clone(&self) -> Self {
         Self {
-            _k: std::marker::PhantomData,
+            inner: self.inner.clone(),
         }
     }
 }
 
-/// The registration of one handler (client-go's `ResourceEventHandlerRegistration`).
-pub struct HandlerRegistration {
-    _private: (),
+impl<K: Object> std::fmt::Debug for SharedIndexInformer<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedIndexInformer")
+            .field("name", &self.name())
+            .field("has_synced", &self.has_synced())
+            .field("is_stopped", &self.is_stopped())
+            .field("cached", &self.inner.indexer.len())
+            .finish()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Handlers and transforms run outside these locks, so a poisoned lock only means a
+    // panic elsewhere in this process; the data is still consistent enough to go on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl<K: Object> SharedIndexInformer<K> {
@@ -34,23 +97,310 @@ impl<K: Object> SharedIndexInformer<K> {
         default_resync: Duration,
         indexers: Indexers<K>,
     ) -> Self {
-        let _ = (lister_watcher, default_resync, indexers);
-        todo!()
+        let indexer = Indexer::new(indexers);
+        let synced = Arc::new(AtomicBool::new(false));
+        let name = default_name::<K>();
+        Self {
+            inner: Arc::new(Inner {
+                lister_watcher: Mutex::new(Some(Arc::new(lister_watcher))),
+                indexer: indexer.clone(),
+                default_resync,
+                settings: Mutex::new(Settings {
+                    name: name.clone(),
+                    transform: None,
+                    factory_transform: None,
+                    watch_error_handler: None,
+                    streaming_list: false,
+                    page_size: DEFAULT_PAGE_SIZE,
+                }),
+                dispatch: Mutex::new(Dispatch {
+                    applier: DeltaApplier::new(indexer),
+                    processor: Processor::new(name, synced.clone()),
+                }),
+                synced,
+                started: AtomicBool::new(false),
+                stopped: AtomicBool::new(false),
+                status: Arc::new(ReflectorStatus::default()),
+            }),
+        }
+    }
+
+    /// The name used in logs, errors and stats.
+    pub fn name(&self) -> String {
+        lock(&self.inner.settings).name.clone()
+    }
+
+    /// Renames the informer (factories name it after its resource, e.g. `core/v1/pods`).
+    pub fn set_name(&self, name: impl Into<String>) {
+        let name = name.into();
+        lock(&self.inner.dispatch).processor.set_name(name.clone());
+        lock(&self.inner.settings).name = name;
+    }
+
+    fn ensure_not_started(&self, what: &str) -> Result<(), Error> {
+        if self.inner.started.load(Ordering::Acquire) {
+            return Err(Error::Other(format!(
+                "informer {}: {what} must be called before the informer starts",
+                self.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Sets a function applied to every object before it is cached and delivered (e.g. to
+    /// drop `managedFields`). It runs after the factory's transform, if any. Fails once the
+    /// informer has started.
+    pub fn set_transform(
+        &self,
+        transform: impl Fn(K) -> K + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        self.ensure_not_started("set_transform")?;
+        lock(&self.inner.settings).transform = Some(Arc::new(transform));
+        Ok(())
+    }
+
+    /// Sets the factory-wide metadata transform; it runs before `set_transform`'s.
+    pub(crate) fn set_factory_transform(&self, transform: MetaTransform) -> Result<(), Error> {
+        self.ensure_not_started("a factory transform")?;
+        lock(&self.inner.settings).factory_transform = Some(transform);
+        Ok(())
+    }
+
+    /// Receives every list and watch error instead of the default log line. Fails once
+    /// the informer has started.
+    pub fn set_watch_error_handler(
+        &self,
+        handler: impl Fn(&Error) + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        self.ensure_not_started("set_watch_error_handler")?;
+        lock(&self.inner.settings).watch_error_handler = Some(Arc::new(handler));
+        Ok(())
+    }
+
+    /// Opts into streaming lists (`sendInitialEvents`), falling back to list + watch when
+    /// the server does not support them. Fails once the informer has started.
+    pub fn set_streaming_list(&self, enabled: bool) -> Result<(), Error> {
+        self.ensure_not_started("set_streaming_list")?;
+        lock(&self.inner.settings).streaming_list = enabled;
+        Ok(())
+    }
+
+    /// Sets the page size of lists (default 500). Fails once the informer has started.
+    pub fn set_page_size(&self, page_size: i64) -> Result<(), Error> {
+        self.ensure_not_started("set_page_size")?;
+        lock(&self.inner.settings).page_size = page_size.max(1);
+        Ok(())
     }
 
     /// Adds a handler; it first receives the current contents as adds.
     pub fn add_event_handler(&self, handler: impl ResourceEventHandler<K>) -> HandlerRegistration {
-        let _ = handler;
-        todo!()
+        self.add_event_handler_with_resync_period(handler, self.inner.default_resync)
+    }
+
+    /// Adds a handler that is re-sent every cached object as an update (old == new) every
+    /// `resync_period` (zero: never; at least one second).
+    pub fn add_event_handler_with_resync_period(
+        &self,
+        handler: impl ResourceEventHandler<K>,
+        resync_period: Duration,
+    ) -> HandlerRegistration {
+        let mut dispatch = lock(&self.inner.dispatch);
+        let initial = self.inner.indexer.list();
+        let reg = dispatch
+            .processor
+            .add_handler(Arc::new(handler), Some(resync_period), initial);
+        if self.inner.stopped.load(Ordering::Acquire) {
+            reg.remove();
+        }
+        reg
+    }
+
+    /// A stream of this informer's events, starting with the current contents as adds.
+    /// The stream ends when the informer stops; dropping it unregisters it.
+    pub fn stream(&self) -> (HandlerRegistration, BoxStream<'static, Event<K>>) {
+        let mut dispatch = lock(&self.inner.dispatch);
+        let initial = self.inner.indexer.list();
+        let (reg, stream) = dispatch.processor.add_stream(initial);
+        if self.inner.stopped.load(Ordering::Acquire) {
+            reg.remove();
+        }
+        (reg, stream)
     }
 
     /// The informer's indexed store.
     pub fn indexer(&self) -> Indexer<K> {
-        todo!()
+        self.inner.indexer.clone()
+    }
+
+    /// Adds indexes, also after start (existing objects are indexed at once).
+    pub fn add_indexers(&self, indexers: Indexers<K>) -> Result<(), Error> {
+        self.inner.indexer.add_indexers(indexers)
     }
 
     /// True once the initial list is fully in the store.
     pub fn has_synced(&self) -> bool {
-        todo!()
+        self.inner.synced.load(Ordering::Acquire)
     }
+
+    /// True once the informer ran and stopped.
+    pub fn is_stopped(&self) -> bool {
+        self.inner.stopped.load(Ordering::Acquire)
+    }
+
+    /// True once [`run`](Self::run) was called.
+    pub fn is_started(&self) -> bool {
+        self.inner.started.load(Ordering::Acquire)
+    }
+
+    /// The resourceVersion of the last list, watch event or bookmark applied.
+    pub fn last_sync_resource_version(&self) -> String {
+        self.inner.status.last_sync_resource_version()
+    }
+
+    /// The failure of the last list, if it failed (cleared by the next successful list).
+    pub fn last_list_failure(&self) -> Option<ListFailure> {
+        self.inner.status.list_failure()
+    }
+
+    /// A snapshot of the informer's counters.
+    pub fn stats(&self) -> InformerStats {
+        let handlers = lock(&self.inner.dispatch).processor.stats();
+        self.inner.status.counters.snapshot(
+            self.name(),
+            self.last_sync_resource_version(),
+            self.inner.indexer.len(),
+            handlers,
+        )
+    }
+
+    /// Waits until the informer has synced. Fails with the list error if the last list
+    /// failed terminally (see [`is_terminal_list_error`](crate::reflector::is_terminal_list_error)),
+    /// or if the informer stopped before syncing.
+    pub async fn wait_for_sync(&self) -> Result<(), Error> {
+        loop {
+            if self.has_synced() {
+                return Ok(());
+            }
+            if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
+                return Err(Error::Other(f.message));
+            }
+            if self.is_stopped() {
+                return Err(Error::Other(format!(
+                    "informer {} stopped before it synced",
+                    self.name()
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Runs the informer until `cancel` fires: lists, watches, fills the cache and feeds
+    /// the handlers. Returns after every handler thread ended. A second call returns at once.
+    pub fn run(
+        &self,
+        cancel: CancellationToken,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let this = self.clone();
+        async move {
+            if this.inner.started.swap(true, Ordering::AcqRel) {
+                tracing::warn!(informer = %this.name(), "run called on an informer that already started");
+                return;
+            }
+            let Some(lister_watcher) = lock(&this.inner.lister_watcher).take() else {
+                return;
+            };
+            let (transform, config) = this.reflector_setup();
+            let (tx, rx) = delta_queue(usize::try_from(config.page_size).unwrap_or(500).max(64));
+            let reflector = Reflector::new(
+                lister_watcher,
+                tx,
+                transform,
+                config,
+                this.inner.status.clone(),
+            );
+            let run_cancel = cancel.child_token();
+            tokio::join!(
+                async {
+                    reflector.run(run_cancel.clone()).await;
+                    run_cancel.cancel();
+                },
+                this.process(rx, run_cancel.clone()),
+            );
+            this.inner.stopped.store(true, Ordering::Release);
+            let finished = lock(&this.inner.dispatch).processor.close();
+            for f in finished {
+                let _ = f.await;
+            }
+            tracing::debug!(informer = %this.name(), "informer stopped");
+        }
+    }
+
+    fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
+        let s = lock(&self.inner.settings);
+        let transform: Option<Transform<K>> =
+            match (s.factory_transform.clone(), s.transform.clone()) {
+                (None, None) => None,
+                (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
+                    meta(obj.meta_mut());
+                    obj
+                })),
+                (None, Some(t)) => Some(t),
+                (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
+                    meta(obj.meta_mut());
+                    t(obj)
+                })),
+            };
+        let config = ReflectorConfig {
+            name: s.name.clone(),
+            page_size: s.page_size,
+            streaming_list: s.streaming_list,
+            watch_error_handler: s.watch_error_handler.clone(),
+            ..Default::default()
+        };
+        (transform, config)
+    }
+
+    async fn process(&self, mut rx: DeltaReceiver<K>, cancel: CancellationToken) {
+        loop {
+            let next_resync = lock(&self.inner.dispatch).processor.next_resync();
+            let resync_at =
+                next_resync.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            let delta = tokio::select! {
+                _ = cancel.cancelled() => return,
+                d = rx.pop() => match d {
+                    Some(d) => d,
+                    None => return,
+                },
+                // Re-checked at least every second so handlers added meanwhile get theirs.
+                _ = tokio::time::sleep_until(resync_at.min(Instant::now() + Duration::from_secs(1)).into()) => {
+                    let now = Instant::now();
+                    let mut dispatch = lock(&self.inner.dispatch);
+                    if !self.has_synced() || !dispatch.processor.begin_resync(now) {
+                        continue;
+                    }
+                    self.apply(&mut dispatch, Delta::Sync);
+                    dispatch.processor.end_resync(now);
+                    continue;
+                }
+            };
+            let mut dispatch = lock(&self.inner.dispatch);
+            self.apply(&mut dispatch, delta);
+        }
+    }
+
+    fn apply(&self, dispatch: &mut Dispatch<K>, delta: Delta<K>) {
+        let Dispatch { applier, processor } = dispatch;
+        applier.apply(delta, &mut |event, origin: Origin| {
+            processor.distribute(event, origin)
+        });
+        if applier.has_synced() && !self.inner.synced.load(Ordering::Acquire) {
+            self.inner.synced.store(true, Ordering::Release);
+            tracing::debug!(informer = %self.name(), "cache synced");
+        }
+    }
+}
+
+fn default_name<K>() -> String {
+    let full = std::any::type_name::<K>();
+    full.rsplit("::").next().unwrap_or(full).to_owned()
 }

@@ -6,7 +6,9 @@
 //! → [delta queue](delta_fifo) → ([store](store), [handlers](handler)) → [listers](lister).
 #![deny(missing_docs)]
 
+pub mod backoff;
 pub mod client;
+pub mod delta_apply;
 pub mod delta_fifo;
 pub mod error;
 pub mod factory;
@@ -17,21 +19,24 @@ pub mod list_options;
 pub mod lister;
 pub mod lister_watcher;
 pub mod object;
+pub mod processor;
 pub mod reflector;
 pub mod selector;
+pub mod stats;
 pub mod store;
 
 pub use client::Client;
 pub use error::Error;
 pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
 pub use generic::GenericInformer;
-pub use handler::{Deleted, ResourceEventHandler, ResourceEventHandlerFuncs};
-pub use informer::SharedIndexInformer;
+pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
+pub use informer::{HandlerRegistration, SharedIndexInformer};
 pub use list_options::{ListOptions, TweakListOptions};
 pub use lister::{Lister, NamespaceLister};
 pub use lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchEvent, WatchStream};
 pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
+pub use stats::InformerStats;
 pub use store::{IndexFunc, Indexer, Indexers};
 
 /// Re-exported so generated crates and users name one k8s-openapi.

@@ -32,6 +32,8 @@ pub struct Bookmark {
 }
 
 /// One decoded event of a watch stream.
+// `Status` is large, but ERROR events are rare and boxing would change the contract.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchEvent<K> {
     /// The object was created (or is part of the initial state).

@@ -1,3 +1,544 @@
-//! The reflector: lists, then watches, and feeds the delta queue.
+//! The reflector: lists, then watches, and feeds the delta queue (client-go's `Reflector`).
 //!
-//! CONTRACT STUB: filled in by the runtime work.
+//! - The first list asks for resourceVersion "0" (servable from the watch cache) in pages of
+//!   `page_size`, following `continue`. A 410 during a list, or an expired continue token,
+//!   restarts the list at resourceVersion "" (a quorum read).
+//! - The watch starts at the list's resourceVersion with bookmarks and a timeout drawn from
+//!   [300, 600) s. A cleanly closed watch is re-opened at the last resourceVersion seen; a
+//!   410 relists at that resourceVersion (never back in time), then at "" if that is gone too.
+//! - Other failures back off (800 ms doubling to 30 s, with jitter, reset after 2 min without
+//!   failures), at least as long as the server's `Retry-After`.
+//! - With streaming lists enabled, the state arrives as the initial events of a watch
+//!   (`sendInitialEvents`) up to a bookmark marked `initial-events-end`; if the server cannot
+//!   do that, the reflector falls back to list + watch for good.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use rand::Rng;
+use tokio_util::sync::CancellationToken;
+
+use crate::backoff::{Backoff, BackoffConfig};
+use crate::delta_fifo::{Delta, DeltaSender};
+use crate::error::{ApiError, Error};
+use crate::list_options::{ListOptions, ResourceVersionMatch};
+use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
+use crate::object::Object;
+use crate::stats::Counters;
+
+/// The default page size of a list.
+pub const DEFAULT_PAGE_SIZE: i64 = 500;
+
+/// A function applied to every object before it is cached.
+pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
+
+/// Called with every list or watch error (client-go's `WatchErrorHandler`).
+pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
+
+/// True for list errors that retrying will not fix without someone changing something
+/// (bad request or selector, unauthenticated, forbidden, unknown resource): the reflector
+/// keeps retrying with backoff, but `wait_for_cache_sync` reports them instead of waiting.
+pub fn is_terminal_list_error(error: &Error) -> bool {
+    matches!(
+        error.status_code(),
+        Some(400 | 401 | 403 | 404 | 405 | 406 | 415 | 422)
+    )
+}
+
+/// The last failed list of a reflector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListFailure {
+    /// The HTTP status, when the server answered.
+    pub code: Option<u16>,
+    /// The error, naming the server, resource and step.
+    pub message: String,
+    /// See [`is_terminal_list_error`].
+    pub terminal: bool,
+}
+
+/// What a running reflector shares with its informer.
+#[derive(Debug, Default)]
+pub struct ReflectorStatus {
+    last_sync_resource_version: Mutex<String>,
+    list_failure: Mutex<Option<ListFailure>>,
+    pub(crate) counters: Counters,
+}
+
+impl ReflectorStatus {
+    /// The resourceVersion of the last list, watch event or bookmark applied.
+    pub fn last_sync_resource_version(&self) -> String {
+        self.last_sync_resource_version
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The failure of the last list, cleared by the next successful one.
+    pub fn list_failure(&self) -> Option<ListFailure> {
+        self.list_failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn set_resource_version(&self, rv: &str) {
+        let mut cur = self
+            .last_sync_resource_version
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if cur.as_str() != rv {
+            rv.clone_into(&mut cur);
+        }
+    }
+
+    fn set_list_failure(&self, failure: Option<ListFailure>) {
+        *self.list_failure.lock().unwrap_or_else(|e| e.into_inner()) = failure;
+    }
+}
+
+/// How a reflector lists and watches.
+#[derive(Clone)]
+pub struct ReflectorConfig {
+    /// Used in logs, e.g. `core/v1/pods`.
+    pub name: String,
+    /// Page size of lists.
+    pub page_size: i64,
+    /// Try streaming lists (`sendInitialEvents`) before list + watch.
+    pub streaming_list: bool,
+    /// Retry delays.
+    pub backoff: BackoffConfig,
+    /// Receives every list and watch error; by default they are logged.
+    pub watch_error_handler: Option<WatchErrorHandler>,
+}
+
+impl std::fmt::Debug for ReflectorConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReflectorConfig")
+            .field("name", &self.name)
+            .field("page_size", &self.page_size)
+            .field("streaming_list", &self.streaming_list)
+            .field("backoff", &self.backoff)
+            .field("watch_error_handler", &self.watch_error_handler.is_some())
+            .finish()
+    }
+}
+
+impl Default for ReflectorConfig {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            page_size: DEFAULT_PAGE_SIZE,
+            streaming_list: false,
+            backoff: BackoffConfig::default(),
+            watch_error_handler: None,
+        }
+    }
+}
+
+/// Lists and watches one resource into a delta queue.
+pub struct Reflector<K> {
+    lister_watcher: Arc<dyn ListerWatcher<K>>,
+    queue: DeltaSender<K>,
+    transform: Option<Transform<K>>,
+    config: ReflectorConfig,
+    status: Arc<ReflectorStatus>,
+}
+
+enum ListEnd {
+    Done(String),
+    Failed(Error),
+    Stopped,
+}
+
+enum WatchEnd {
+    Closed { events: u64, elapsed: Duration },
+    Expired,
+    Failed(Error),
+    Stopped,
+}
+
+impl<K: Object> Reflector<K> {
+    /// A reflector feeding `queue`, applying `transform` to every object first.
+    pub fn new(
+        lister_watcher: Arc<dyn ListerWatcher<K>>,
+        queue: DeltaSender<K>,
+        transform: Option<Transform<K>>,
+        config: ReflectorConfig,
+        status: Arc<ReflectorStatus>,
+    ) -> Self {
+        Self {
+            lister_watcher,
+            queue,
+            transform,
+            config,
+            status,
+        }
+    }
+
+    /// Lists and watches until `cancel` fires or the queue's consumer is gone.
+    pub async fn run(self, cancel: CancellationToken) {
+        let mut backoff = Backoff::new(self.config.backoff);
+        let mut streaming = self.config.streaming_list;
+        let mut list_from = "0".to_owned();
+        let mut last_rv = String::new();
+        let mut listed = false;
+        let mut lists_started = 0u64;
+        loop {
+            if cancel.is_cancelled() || self.queue.is_closed() {
+                return;
+            }
+            let end = if listed {
+                Counters::bump(&self.status.counters.watches);
+                let options = ListOptions {
+                    resource_version: Some(last_rv.clone()),
+                    allow_watch_bookmarks: true,
+                    timeout_seconds: Some(random_watch_timeout()),
+                    ..Default::default()
+                };
+                match self.open_watch(&cancel, options).await {
+                    None => return,
+                    Some(Ok(stream)) => {
+                        self.consume(stream, &cancel, &mut last_rv, &mut false)
+                            .await
+                    }
+                    Some(Err(e)) if e.is_gone() => WatchEnd::Expired,
+                    Some(Err(e)) => WatchEnd::Failed(e),
+                }
+            } else {
+                self.count_list(&mut lists_started);
+                if streaming {
+                    match self.streaming_list(&cancel, &mut last_rv).await {
+                        Ok(end) => {
+                            listed = true;
+                            end
+                        }
+                        Err(None) => return,
+                        Err(Some(reason)) => {
+                            tracing::info!(informer = %self.config.name, %reason, "streaming list not available; falling back to list and watch");
+                            streaming = false;
+                            continue;
+                        }
+                    }
+                } else {
+                    match self.list(&cancel, &list_from).await {
+                        ListEnd::Done(rv) => {
+                            tracing::debug!(informer = %self.config.name, resource_version = %rv, "list complete");
+                            last_rv = rv;
+                            self.status.set_resource_version(&last_rv);
+                            self.status.set_list_failure(None);
+                            listed = true;
+                            continue;
+                        }
+                        ListEnd::Stopped => return,
+                        ListEnd::Failed(e) => {
+                            self.report(&e);
+                            self.status.set_list_failure(Some(ListFailure {
+                                code: e.status_code(),
+                                message: e.to_string(),
+                                terminal: is_terminal_list_error(&e),
+                            }));
+                            if !self.pause(&cancel, &mut backoff, &e).await {
+                                return;
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            match end {
+                WatchEnd::Stopped => return,
+                WatchEnd::Closed { events, elapsed } => {
+                    // A watch that closes at once with nothing in it would otherwise spin.
+                    if events == 0 && elapsed < Duration::from_secs(1) {
+                        let e = Error::Other(format!(
+                            "watch {}: the server closed the watch immediately",
+                            self.config.name
+                        ));
+                        self.report(&e);
+                        if !self.pause(&cancel, &mut backoff, &e).await {
+                            return;
+                        }
+                    }
+                }
+                WatchEnd::Expired => {
+                    tracing::info!(informer = %self.config.name, resource_version = %last_rv, "watch expired (410); relisting from the last resourceVersion");
+                    Counters::bump(&self.status.counters.expired_relists);
+                    list_from = last_rv.clone();
+                    listed = false;
+                }
+                WatchEnd::Failed(e) => {
+                    self.report(&e);
+                    // A client error other than throttling means the watch itself is wrong
+                    // (e.g. permissions changed): start over with a list, which records it.
+                    if matches!(e.status_code(), Some(code) if (400..500).contains(&code) && code != 429)
+                    {
+                        list_from = last_rv.clone();
+                        listed = false;
+                    }
+                    if !self.pause(&cancel, &mut backoff, &e).await {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn count_list(&self, lists_started: &mut u64) {
+        Counters::bump(&self.status.counters.lists);
+        if *lists_started > 0 {
+            Counters::bump(&self.status.counters.relists);
+        }
+        *lists_started += 1;
+    }
+
+    fn report(&self, error: &Error) {
+        Counters::bump(&self.status.counters.errors);
+        match &self.config.watch_error_handler {
+            Some(handler) => handler(error),
+            None if error.is_gone() => {
+                tracing::info!(informer = %self.config.name, %error, "resource version expired")
+            }
+            None => tracing::warn!(informer = %self.config.name, %error, "list/watch failed"),
+        }
+    }
+
+    /// Sleeps the backoff delay; false when cancelled meanwhile.
+    async fn pause(
+        &self,
+        cancel: &CancellationToken,
+        backoff: &mut Backoff,
+        error: &Error,
+    ) -> bool {
+        let mut delay = backoff.next_delay(Instant::now());
+        if let Some(asked) = error.retry_after() {
+            delay = delay.max(asked);
+        }
+        tracing::debug!(informer = %self.config.name, ?delay, "backing off");
+        tokio::select! {
+            _ = cancel.cancelled() => false,
+            _ = tokio::time::sleep(delay) => true,
+        }
+    }
+
+    fn prepare(&self, obj: K) -> K {
+        match &self.transform {
+            Some(t) => t(obj),
+            None => obj,
+        }
+    }
+
+    async fn push(&self, delta: Delta<K>) -> bool {
+        self.queue.push(delta).await.is_ok()
+    }
+
+    async fn open_watch(
+        &self,
+        cancel: &CancellationToken,
+        options: ListOptions,
+    ) -> Option<Result<WatchStream<K>, Error>> {
+        tokio::select! {
+            _ = cancel.cancelled() => None,
+            r = self.lister_watcher.watch(options) => Some(r),
+        }
+    }
+
+    async fn list(&self, cancel: &CancellationToken, from: &str) -> ListEnd {
+        if !self.push(Delta::ListStart).await {
+            return ListEnd::Stopped;
+        }
+        let mut rv = from.to_owned();
+        let mut continue_token: Option<String> = None;
+        let mut list_rv = String::new();
+        loop {
+            let options = ListOptions {
+                // The server rejects a resourceVersion next to a continue token: the token
+                // already pins the list's resourceVersion.
+                resource_version: continue_token
+                    .is_none()
+                    .then(|| rv.clone())
+                    .filter(|rv| !rv.is_empty()),
+                limit: Some(self.config.page_size),
+                continue_token: continue_token.clone(),
+                ..Default::default()
+            };
+            let page = tokio::select! {
+                _ = cancel.cancelled() => return ListEnd::Stopped,
+                r = self.lister_watcher.list(options) => r,
+            };
+            let page = match page {
+                Ok(page) => page,
+                Err(e) if e.is_gone() && (continue_token.is_some() || !rv.is_empty()) => {
+                    tracing::info!(informer = %self.config.name, resource_version = %rv, error = %e, "list expired (410); listing again from the current state");
+                    rv.clear();
+                    continue_token = None;
+                    if !self.push(Delta::ListStart).await {
+                        return ListEnd::Stopped;
+                    }
+                    continue;
+                }
+                Err(e) => return ListEnd::Failed(e),
+            };
+            Counters::bump(&self.status.counters.list_pages);
+            if let Some(page_rv) = page.metadata.resource_version.filter(|r| !r.is_empty()) {
+                list_rv = page_rv;
+            }
+            continue_token = page.metadata.continue_.filter(|c| !c.is_empty());
+            if !page.items.is_empty() {
+                self.status.counters.saw_event();
+            }
+            for item in page.items {
+                if !self.push(Delta::Replaced(self.prepare(item))).await {
+                    return ListEnd::Stopped;
+                }
+            }
+            if continue_token.is_none() {
+                break;
+            }
+        }
+        if !self.push(Delta::ListEnd).await {
+            return ListEnd::Stopped;
+        }
+        ListEnd::Done(list_rv)
+    }
+
+    /// A streaming list; `Ok` with how the watch that followed it ended, `Err(None)` when
+    /// stopped, `Err(Some(reason))` when the server could not stream the initial state.
+    async fn streaming_list(
+        &self,
+        cancel: &CancellationToken,
+        last_rv: &mut String,
+    ) -> Result<WatchEnd, Option<String>> {
+        let options = ListOptions {
+            resource_version: Some(last_rv.clone()),
+            resource_version_match: Some(ResourceVersionMatch::NotOlderThan),
+            send_initial_events: Some(true),
+            allow_watch_bookmarks: true,
+            timeout_seconds: Some(random_watch_timeout()),
+            ..Default::default()
+        };
+        Counters::bump(&self.status.counters.watches);
+        let stream = match self.open_watch(cancel, options).await {
+            None => return Err(None),
+            Some(Ok(stream)) => stream,
+            Some(Err(e)) => {
+                self.report(&e);
+                return Err(Some(e.to_string()));
+            }
+        };
+        if !self.push(Delta::ListStart).await {
+            return Err(None);
+        }
+        let mut initial = true;
+        let end = self.consume(stream, cancel, last_rv, &mut initial).await;
+        if !initial {
+            return Ok(end);
+        }
+        match end {
+            WatchEnd::Stopped => Err(None),
+            WatchEnd::Closed { .. } => Err(Some(
+                "the watch ended before the initial-events-end bookmark".to_owned(),
+            )),
+            WatchEnd::Expired => Err(Some("the watch expired (410)".to_owned())),
+            WatchEnd::Failed(e) => {
+                self.report(&e);
+                Err(Some(e.to_string()))
+            }
+        }
+    }
+
+    /// Applies a watch stream; while `initial` is true its ADDED events are the state of a
+    /// streaming list, which ends at the `initial-events-end` bookmark.
+    async fn consume(
+        &self,
+        mut stream: WatchStream<K>,
+        cancel: &CancellationToken,
+        last_rv: &mut String,
+        initial: &mut bool,
+    ) -> WatchEnd {
+        let started = Instant::now();
+        let mut events = 0u64;
+        let counters = &self.status.counters;
+        loop {
+            let next = tokio::select! {
+                _ = cancel.cancelled() => return WatchEnd::Stopped,
+                n = stream.next() => n,
+            };
+            let event = match next {
+                None => {
+                    return WatchEnd::Closed {
+                        events,
+                        elapsed: started.elapsed(),
+                    }
+                }
+                Some(Err(e)) if e.is_gone() => return WatchEnd::Expired,
+                Some(Err(e)) => return WatchEnd::Failed(e),
+                Some(Ok(event)) => event,
+            };
+            events += 1;
+            counters.saw_event();
+            let (obj, make): (K, fn(K) -> Delta<K>) = match event {
+                WatchEvent::Added(o) => {
+                    Counters::bump(&counters.added);
+                    (
+                        o,
+                        if *initial {
+                            Delta::Replaced
+                        } else {
+                            Delta::Added
+                        },
+                    )
+                }
+                WatchEvent::Modified(o) => {
+                    Counters::bump(&counters.modified);
+                    (o, Delta::Updated)
+                }
+                WatchEvent::Deleted(o) => {
+                    Counters::bump(&counters.deleted);
+                    (o, Delta::Deleted)
+                }
+                WatchEvent::Bookmark(b) => {
+                    Counters::bump(&counters.bookmarks);
+                    if !b.resource_version.is_empty() {
+                        *last_rv = b.resource_version;
+                    }
+                    if *initial && b.initial_events_end {
+                        if !self.push(Delta::ListEnd).await {
+                            return WatchEnd::Stopped;
+                        }
+                        *initial = false;
+                        self.status.set_list_failure(None);
+                    }
+                    self.status.set_resource_version(last_rv);
+                    continue;
+                }
+                WatchEvent::Error(status) => {
+                    let e = Error::from(ApiError::from_status(
+                        &status,
+                        format!("watch {}", self.config.name),
+                    ));
+                    return if e.is_gone() {
+                        WatchEnd::Expired
+                    } else {
+                        WatchEnd::Failed(e)
+                    };
+                }
+            };
+            if let Some(rv) = obj.meta().resource_version.as_deref() {
+                if !rv.is_empty() {
+                    rv.clone_into(last_rv);
+                }
+            }
+            if !self.push(make(self.prepare(obj))).await {
+                return WatchEnd::Stopped;
+            }
+            if !*initial {
+                self.status.set_resource_version(last_rv);
+            }
+        }
+    }
+}
+
+fn random_watch_timeout() -> i64 {
+    rand::rng().random_range(300..600)
+}

@@ -1,0 +1,482 @@
+//! `Config`: where the API server is and how to authenticate to it, loaded from a
+//! kubeconfig, from the in-cluster service account, or built by hand.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use base64::Engine as _;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+
+use super::kubeconfig::{KubeConfigOptions, Kubeconfig, Selected, Sourced, UserEntry};
+use crate::error::Error;
+
+/// Where in-cluster pods find their service-account credentials.
+pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/// The default time to wait for a TCP + TLS connection.
+const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default longest pause between two chunks of a list response.
+const DEFAULT_LIST_READ_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A client certificate and its private key, presented during the TLS handshake.
+pub struct Identity {
+    /// The certificate chain, leaf first.
+    pub cert_chain: Vec<CertificateDer<'static>>,
+    /// The private key of the leaf certificate.
+    pub key: PrivateKeyDer<'static>,
+}
+
+impl Identity {
+    /// An identity from PEM certificate(s) and a PEM private key (PKCS#1, PKCS#8 or SEC1).
+    pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Self, String> {
+        let cert_chain = parse_certs(cert_pem)?;
+        let key = PrivateKeyDer::from_pem_slice(key_pem)
+            .map_err(|e| format!("no usable PEM private key: {e}"))?;
+        Ok(Self { cert_chain, key })
+    }
+}
+
+impl Clone for Identity {
+    fn clone(&self) -> Self {
+        Self {
+            cert_chain: self.cert_chain.clone(),
+            key: self.key.clone_key(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Identity")
+            .field(
+                "cert_chain",
+                &format_args!("{} certificate(s)", self.cert_chain.len()),
+            )
+            .field("key", &"<redacted>")
+            .finish()
+    }
+}
+
+/// How requests authenticate, besides a client certificate.
+#[derive(Clone, Default)]
+pub enum AuthConfig {
+    /// No `Authorization` header.
+    #[default]
+    None,
+    /// A fixed bearer token.
+    Token(String),
+    /// A bearer token read from a file, re-read when the file changes (and at least every minute),
+    /// as service-account tokens rotate.
+    TokenFile(PathBuf),
+    /// HTTP basic authentication; used only when a kubeconfig user sets both username and password.
+    Basic {
+        /// The user name.
+        username: String,
+        /// The password.
+        password: String,
+    },
+    /// An exec credential plugin (`client.authentication.k8s.io/v1` or `v1beta1`).
+    Exec(ExecConfig),
+}
+
+impl std::fmt::Debug for AuthConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthConfig::None => f.write_str("None"),
+            AuthConfig::Token(_) => f.write_str("Token(<redacted>)"),
+            AuthConfig::TokenFile(p) => f.debug_tuple("TokenFile").field(p).finish(),
+            AuthConfig::Basic { username, .. } => f
+                .debug_struct("Basic")
+                .field("username", username)
+                .field("password", &"<redacted>")
+                .finish(),
+            AuthConfig::Exec(e) => f.debug_tuple("Exec").field(e).finish(),
+        }
+    }
+}
+
+/// An exec credential plugin: a command printing an `ExecCredential` on stdout.
+#[derive(Clone)]
+pub struct ExecConfig {
+    /// The command; a relative path containing `/` resolves against `base_dir`.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Extra environment variables (name, value).
+    pub env: Vec<(String, String)>,
+    /// The `ExecCredential` API version expected, e.g. `client.authentication.k8s.io/v1`.
+    pub api_version: String,
+    /// Shown when the command cannot be run.
+    pub install_hint: Option<String>,
+    /// Pass the cluster's server and CA in `KUBERNETES_EXEC_INFO`.
+    pub provide_cluster_info: bool,
+    /// The directory of the kubeconfig that configured the plugin.
+    pub base_dir: PathBuf,
+    /// Where the plugin was configured, for error messages (e.g. `kubeconfig /x: users[0].user.exec`).
+    pub origin: String,
+}
+
+impl std::fmt::Debug for ExecConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let env_names: Vec<&str> = self.env.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("ExecConfig")
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("env (values redacted)", &env_names)
+            .field("api_version", &self.api_version)
+            .field("provide_cluster_info", &self.provide_cluster_info)
+            .field("origin", &self.origin)
+            .finish()
+    }
+}
+
+/// Everything a [`Client`](super::Client) needs to reach and authenticate to an API server.
+///
+/// `Debug` never prints tokens, passwords or keys.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The server's base URL, e.g. `https://10.0.0.1:6443` (a path prefix is kept).
+    pub cluster_url: String,
+    /// The CA certificates that verify the server. `None`: the platform's trust store.
+    pub root_certs: Option<Vec<CertificateDer<'static>>>,
+    /// The client certificate to present, if any.
+    pub identity: Option<Identity>,
+    /// Token, token file, basic or exec authentication.
+    pub auth: AuthConfig,
+    /// Accept any server certificate. Only set when the kubeconfig asks for it.
+    pub insecure_skip_tls_verify: bool,
+    /// The name to verify the server certificate against, instead of the URL's host.
+    pub tls_server_name: Option<String>,
+    /// The namespace of the kubeconfig context (or the service account), else `default`.
+    pub default_namespace: String,
+    /// How long to wait for a connection.
+    pub connect_timeout: Duration,
+    /// The longest pause between two chunks of a list response; watches have none.
+    pub list_read_timeout: Option<Duration>,
+}
+
+impl Config {
+    /// A plain config for `cluster_url`: no TLS settings, no auth, namespace `default`.
+    pub fn new(cluster_url: impl Into<String>) -> Self {
+        Self {
+            cluster_url: cluster_url.into(),
+            root_certs: None,
+            identity: None,
+            auth: AuthConfig::None,
+            insecure_skip_tls_verify: false,
+            tls_server_name: None,
+            default_namespace: "default".to_owned(),
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            list_read_timeout: Some(DEFAULT_LIST_READ_TIMEOUT),
+        }
+    }
+
+    /// The kubeconfig (`KUBECONFIG` or `~/.kube/config`) if there is one, else the in-cluster config.
+    pub fn infer() -> Result<Self, Error> {
+        match kubeconfig_paths()? {
+            Some(paths) => Self::from_paths(&paths, &KubeConfigOptions::default()),
+            None if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() => Self::incluster(),
+            None => Err(Error::Config(
+                "no kubeconfig (KUBECONFIG is unset and ~/.kube/config does not exist) \
+                 and not running in a cluster (KUBERNETES_SERVICE_HOST is unset)"
+                    .to_owned(),
+            )),
+        }
+    }
+
+    /// The kubeconfig named by `KUBECONFIG` (a `:`-separated list, merged), else `~/.kube/config`.
+    pub fn from_kubeconfig(options: &KubeConfigOptions) -> Result<Self, Error> {
+        match kubeconfig_paths()? {
+            Some(paths) => Self::from_paths(&paths, options),
+            None => Err(Error::Config(
+                "no kubeconfig: KUBECONFIG is unset and ~/.kube/config does not exist".to_owned(),
+            )),
+        }
+    }
+
+    /// The kubeconfig file at `path`.
+    pub fn from_kubeconfig_file(
+        path: impl AsRef<Path>,
+        options: &KubeConfigOptions,
+    ) -> Result<Self, Error> {
+        Self::from_paths(&[path.as_ref().to_path_buf()], options)
+    }
+
+    fn from_paths(paths: &[PathBuf], options: &KubeConfigOptions) -> Result<Self, Error> {
+        let selected = Kubeconfig::read_files(paths)?.select(options)?;
+        from_selected(&selected)
+    }
+
+    /// The in-cluster config: `KUBERNETES_SERVICE_HOST`/`PORT` and the service-account
+    /// token (re-read as it rotates), CA and namespace under [`SERVICE_ACCOUNT_DIR`].
+    pub fn incluster() -> Result<Self, Error> {
+        Self::incluster_from_dir(SERVICE_ACCOUNT_DIR)
+    }
+
+    /// The in-cluster config with the service-account files read from `dir`.
+    pub fn incluster_from_dir(dir: impl AsRef<Path>) -> Result<Self, Error> {
+        let dir = dir.as_ref();
+        let env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| Error::Config(format!("in-cluster config: {name} is not set")))
+        };
+        let host = env("KUBERNETES_SERVICE_HOST")?;
+        let port = env("KUBERNETES_SERVICE_PORT")?;
+        let host = if host.contains(':') && !host.starts_with('[') {
+            format!("[{host}]")
+        } else {
+            host
+        };
+        let ca_path = dir.join("ca.crt");
+        let ca = std::fs::read(&ca_path).map_err(|e| {
+            Error::Config(format!(
+                "in-cluster config: cannot read {}: {e}",
+                ca_path.display()
+            ))
+        })?;
+        let roots = parse_certs(&ca)
+            .map_err(|e| Error::Config(format!("in-cluster config: {}: {e}", ca_path.display())))?;
+        let token_path = dir.join("token");
+        if let Err(e) = std::fs::metadata(&token_path) {
+            return Err(Error::Config(format!(
+                "in-cluster config: cannot read {}: {e}",
+                token_path.display()
+            )));
+        }
+        let namespace = std::fs::read_to_string(dir.join("namespace"))
+            .ok()
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".to_owned());
+        Ok(Self {
+            root_certs: Some(roots),
+            auth: AuthConfig::TokenFile(token_path),
+            default_namespace: namespace,
+            ..Self::new(format!("https://{host}:{port}"))
+        })
+    }
+}
+
+/// The kubeconfig files to read: `KUBECONFIG`'s existing entries, else `~/.kube/config` if it exists.
+fn kubeconfig_paths() -> Result<Option<Vec<PathBuf>>, Error> {
+    if let Some(list) = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
+        let listed: Vec<PathBuf> = std::env::split_paths(&list)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        // kubectl skips KUBECONFIG entries that do not exist.
+        let existing: Vec<PathBuf> = listed.iter().filter(|p| p.exists()).cloned().collect();
+        if existing.is_empty() {
+            return Err(Error::Config(format!(
+                "KUBECONFIG={}: none of these files exists",
+                list.to_string_lossy()
+            )));
+        }
+        return Ok(Some(existing));
+    }
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"));
+    Ok(home
+        .map(|h| PathBuf::from(h).join(".kube").join("config"))
+        .filter(|p| p.exists())
+        .map(|p| vec![p]))
+}
+
+/// PEM certificates, at least one.
+fn parse_certs(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> {
+    let certs = CertificateDer::pem_slice_iter(pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("invalid PEM certificate: {e}"))?;
+    if certs.is_empty() {
+        return Err("no PEM certificate found".to_owned());
+    }
+    Ok(certs)
+}
+
+/// The bytes of a `-data` field (base64) or of the file a path field names.
+fn data_or_file<T>(
+    entry: &Sourced<T>,
+    data_field: &str,
+    data: Option<&str>,
+    file_field: &str,
+    file: Option<&str>,
+) -> Result<Option<Vec<u8>>, Error> {
+    if let Some(data) = data.filter(|d| !d.is_empty()) {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|e| entry.error(data_field, format!("invalid base64: {e}")))?;
+        return Ok(Some(bytes));
+    }
+    if let Some(file) = file.filter(|f| !f.is_empty()) {
+        let path = entry.resolve_path(file);
+        let bytes = std::fs::read(&path)
+            .map_err(|e| entry.error(file_field, format!("cannot read {}: {e}", path.display())))?;
+        return Ok(Some(bytes));
+    }
+    Ok(None)
+}
+
+fn from_selected(selected: &Selected) -> Result<Config, Error> {
+    let cluster = &selected.cluster;
+    let server = cluster
+        .value
+        .server
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| cluster.error("cluster.server", "missing"))?;
+    if let Err(e) = reqwest::Url::parse(server) {
+        return Err(cluster.error("cluster.server", format!("invalid URL {server:?}: {e}")));
+    }
+    if cluster.value.proxy_url.is_some() {
+        tracing::warn!(
+            cluster = %cluster.name,
+            "kubeconfig proxy-url is not supported; connecting directly"
+        );
+    }
+    let ca = data_or_file(
+        cluster,
+        "cluster.certificate-authority-data",
+        cluster.value.certificate_authority_data.as_deref(),
+        "cluster.certificate-authority",
+        cluster.value.certificate_authority.as_deref(),
+    )?;
+    let root_certs = match ca {
+        None => None,
+        Some(pem) => {
+            let field = if cluster.value.certificate_authority_data.is_some() {
+                "cluster.certificate-authority-data"
+            } else {
+                "cluster.certificate-authority"
+            };
+            Some(parse_certs(&pem).map_err(|e| cluster.error(field, e))?)
+        }
+    };
+    let mut config = Config::new(server.trim_end_matches('/'));
+    config.root_certs = root_certs;
+    config.insecure_skip_tls_verify = cluster.value.insecure_skip_tls_verify;
+    config.tls_server_name = cluster
+        .value
+        .tls_server_name
+        .clone()
+        .filter(|n| !n.is_empty());
+    if let Some(ns) = selected
+        .context
+        .value
+        .namespace
+        .as_deref()
+        .filter(|n| !n.is_empty())
+    {
+        config.default_namespace = ns.to_owned();
+    }
+    if let Some(user) = &selected.user {
+        apply_user(&mut config, user)?;
+    }
+    Ok(config)
+}
+
+fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Error> {
+    let u = &user.value;
+    let cert = data_or_file(
+        user,
+        "user.client-certificate-data",
+        u.client_certificate_data.as_deref(),
+        "user.client-certificate",
+        u.client_certificate.as_deref(),
+    )?;
+    let key = data_or_file(
+        user,
+        "user.client-key-data",
+        u.client_key_data.as_deref(),
+        "user.client-key",
+        u.client_key.as_deref(),
+    )?;
+    let cert_field = if u.client_certificate_data.is_some() {
+        "user.client-certificate-data"
+    } else {
+        "user.client-certificate"
+    };
+    let key_field = if u.client_key_data.is_some() {
+        "user.client-key-data"
+    } else {
+        "user.client-key"
+    };
+    config.identity = match (cert, key) {
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(user.error(key_field, "missing: a client certificate needs a key"))
+        }
+        (None, Some(_)) => {
+            return Err(user.error(cert_field, "missing: a client key needs a certificate"))
+        }
+        (Some(cert), Some(key)) => {
+            let cert_chain = parse_certs(&cert).map_err(|e| user.error(cert_field, e))?;
+            let key = PrivateKeyDer::from_pem_slice(&key)
+                .map_err(|e| user.error(key_field, format!("no usable PEM private key: {e}")))?;
+            Some(Identity { cert_chain, key })
+        }
+    };
+    if u.auth_provider.is_some() && u.exec.is_none() && u.token.is_none() {
+        return Err(user.error(
+            "user.auth-provider",
+            "auth providers are not supported; use an exec credential plugin",
+        ));
+    }
+    config.auth = if let Some(exec) = &u.exec {
+        if exec.command.is_empty() {
+            return Err(user.error("user.exec.command", "missing"));
+        }
+        let api_version = exec
+            .api_version
+            .clone()
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| user.error("user.exec.apiVersion", "missing"))?;
+        if api_version != "client.authentication.k8s.io/v1"
+            && api_version != "client.authentication.k8s.io/v1beta1"
+        {
+            return Err(user.error(
+                "user.exec.apiVersion",
+                format!("unsupported {api_version:?} (expected client.authentication.k8s.io/v1 or v1beta1)"),
+            ));
+        }
+        AuthConfig::Exec(ExecConfig {
+            command: exec.command.clone(),
+            args: exec.args.clone().unwrap_or_default(),
+            env: exec
+                .env
+                .iter()
+                .flatten()
+                .map(|e| (e.name.clone(), e.value.clone()))
+                .collect(),
+            api_version,
+            install_hint: exec.install_hint.clone(),
+            provide_cluster_info: exec.provide_cluster_info,
+            base_dir: user.base_dir().to_path_buf(),
+            origin: format!(
+                "kubeconfig {}: {}.user.exec",
+                user.file.display(),
+                user.field
+            ),
+        })
+    } else if let Some(file) = u.token_file.as_deref().filter(|f| !f.is_empty()) {
+        let path = user.resolve_path(file);
+        if let Err(e) = std::fs::metadata(&path) {
+            return Err(user.error(
+                "user.tokenFile",
+                format!("cannot read {}: {e}", path.display()),
+            ));
+        }
+        AuthConfig::TokenFile(path)
+    } else if let Some(token) = u.token.as_deref().filter(|t| !t.is_empty()) {
+        AuthConfig::Token(token.to_owned())
+    } else if let (Some(username), Some(password)) = (&u.username, &u.password) {
+        AuthConfig::Basic {
+            username: username.clone(),
+            password: password.clone(),
+        }
+    } else {
+        AuthConfig::None
+    };
+    Ok(())
+}

@@ -1,0 +1,499 @@
+//! Streaming decoders for list and watch bodies: each list item and each watch
+//! event is decoded as soon as its bytes have arrived, so decoding overlaps the
+//! transfer and the whole body is never held in memory at once.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
+use serde::de::{DeserializeOwned, Error as _};
+use serde::Deserialize;
+
+use crate::lister_watcher::{Bookmark, WatchEvent};
+
+/// How many bytes of an undecodable watch line an error quotes.
+const QUOTED_LINE_BYTES: usize = 200;
+
+/// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
+const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
+
+/// What a finished capture of the list scanner holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Captured {
+    /// The list's top-level `metadata` object.
+    Metadata,
+    /// One element of the list's `items` array.
+    Item,
+}
+
+/// Which top-level field of the list the scanner is inside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Metadata,
+    Items,
+    Other,
+}
+
+/// Decodes a `*List` body chunk by chunk: a small scanner tracks nesting,
+/// strings and escapes to find where each element of `items` (and the list's
+/// `metadata`) begins and ends, and hands each complete element to serde.
+///
+/// Only the bytes of an element split across chunks are copied; elements that lie
+/// inside one chunk are decoded straight from it.
+pub(crate) struct ListDecoder<T> {
+    depth: u32,
+    in_string: bool,
+    escape: bool,
+    expect_key: bool,
+    reading_key: bool,
+    key: Vec<u8>,
+    field: Field,
+    in_items: bool,
+    capture: Option<(Captured, u32)>,
+    pending: Vec<u8>,
+    done: bool,
+    metadata: Option<ListMeta>,
+    items: Vec<T>,
+}
+
+impl<T: DeserializeOwned> ListDecoder<T> {
+    /// A decoder at the start of a body.
+    pub(crate) fn new() -> Self {
+        Self {
+            depth: 0,
+            in_string: false,
+            escape: false,
+            expect_key: false,
+            reading_key: false,
+            key: Vec::new(),
+            field: Field::Other,
+            in_items: false,
+            capture: None,
+            pending: Vec::new(),
+            done: false,
+            metadata: None,
+            items: Vec::new(),
+        }
+    }
+
+    /// Scans the next chunk of the body, decoding every element it completes.
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), serde_json::Error> {
+        let mut start = self.capture.map(|_| 0usize);
+        let mut i = 0;
+        while i < chunk.len() {
+            if self.in_string {
+                if self.escape {
+                    self.escape = false;
+                    if self.reading_key {
+                        self.key.push(chunk[i]);
+                    }
+                    i += 1;
+                    continue;
+                }
+                match memchr::memchr2(b'"', b'\\', &chunk[i..]) {
+                    None => {
+                        if self.reading_key {
+                            self.key.extend_from_slice(&chunk[i..]);
+                        }
+                        i = chunk.len();
+                    }
+                    Some(off) => {
+                        let j = i + off;
+                        if self.reading_key {
+                            self.key.extend_from_slice(&chunk[i..j]);
+                        }
+                        if chunk[j] == b'\\' {
+                            self.escape = true;
+                        } else {
+                            self.in_string = false;
+                            self.reading_key = false;
+                        }
+                        i = j + 1;
+                    }
+                }
+                continue;
+            }
+            let b = chunk[i];
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' => {}
+                b':' => {
+                    if self.depth == 1 {
+                        self.expect_key = false;
+                        self.field = match self.key.as_slice() {
+                            b"metadata" => Field::Metadata,
+                            b"items" => Field::Items,
+                            _ => Field::Other,
+                        };
+                    }
+                }
+                b',' => {
+                    if self.depth == 1 {
+                        self.expect_key = true;
+                        self.field = Field::Other;
+                    }
+                }
+                b'}' | b']' => {
+                    if self.depth == 0 {
+                        return Err(serde_json::Error::custom(format!(
+                            "unbalanced `{}` in the list body",
+                            char::from(b)
+                        )));
+                    }
+                    self.depth -= 1;
+                    if self.depth == 1 {
+                        self.in_items = false;
+                    }
+                    if let (Some((what, depth)), Some(s)) = (self.capture, start) {
+                        if depth == self.depth {
+                            self.capture = None;
+                            start = None;
+                            self.emit(what, &chunk[s..=i])?;
+                        }
+                    }
+                    if self.depth == 0 {
+                        self.done = true;
+                    }
+                }
+                _ => {
+                    if self.done {
+                        return Err(serde_json::Error::custom(
+                            "unexpected bytes after the end of the list body",
+                        ));
+                    }
+                    if self.depth == 0 && b != b'{' {
+                        return Err(serde_json::Error::custom(
+                            "the list body is not a JSON object",
+                        ));
+                    }
+                    self.begin_value(b, i, &mut start)?;
+                    match b {
+                        b'"' => {
+                            self.in_string = true;
+                            if self.depth == 1 && self.expect_key {
+                                self.reading_key = true;
+                                self.key.clear();
+                            }
+                        }
+                        b'{' | b'[' => {
+                            self.depth += 1;
+                            if self.depth == 1 {
+                                self.expect_key = true;
+                            } else if self.depth == 2 && self.field == Field::Items && b == b'[' {
+                                self.in_items = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            i += 1;
+        }
+        if let Some(s) = start {
+            self.pending.extend_from_slice(&chunk[s..]);
+        }
+        Ok(())
+    }
+
+    /// Starts a capture when a value of interest begins at `i`.
+    fn begin_value(
+        &mut self,
+        b: u8,
+        i: usize,
+        start: &mut Option<usize>,
+    ) -> Result<(), serde_json::Error> {
+        if self.capture.is_some() {
+            return Ok(());
+        }
+        let container = b == b'{' || b == b'[';
+        if self.depth == 1 && !self.expect_key && self.field == Field::Metadata && container {
+            self.capture = Some((Captured::Metadata, 1));
+            *start = Some(i);
+        } else if self.depth == 2 && self.in_items {
+            if b != b'{' {
+                return Err(serde_json::Error::custom(
+                    "an element of `items` is not a JSON object",
+                ));
+            }
+            self.capture = Some((Captured::Item, 2));
+            *start = Some(i);
+        }
+        Ok(())
+    }
+
+    /// Decodes a completed capture whose last bytes are `tail`.
+    fn emit(&mut self, what: Captured, tail: &[u8]) -> Result<(), serde_json::Error> {
+        let bytes: &[u8] = if self.pending.is_empty() {
+            tail
+        } else {
+            self.pending.extend_from_slice(tail);
+            &self.pending
+        };
+        match what {
+            Captured::Metadata => self.metadata = Some(serde_json::from_slice(bytes)?),
+            Captured::Item => {
+                let item = serde_json::from_slice(bytes)?;
+                self.items.push(item);
+            }
+        }
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Ends the body: the list's metadata and items, or an error when the body was cut short.
+    pub(crate) fn finish(self) -> Result<(ListMeta, Vec<T>), serde_json::Error> {
+        if !self.done {
+            return Err(serde_json::Error::custom(
+                "the list body ended before its closing `}`",
+            ));
+        }
+        Ok((self.metadata.unwrap_or_default(), self.items))
+    }
+}
+
+/// Splits a watch body into lines; a line may span chunks and a chunk may hold many lines.
+#[derive(Default)]
+pub(crate) struct LineSplitter {
+    pending: Vec<u8>,
+}
+
+impl LineSplitter {
+    /// Calls `on_line` for every line `chunk` completes; stops early when it returns `false`.
+    pub(crate) fn feed(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8]) -> bool) {
+        let mut rest = chunk;
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
+            let keep_going = if self.pending.is_empty() {
+                on_line(&rest[..nl])
+            } else {
+                self.pending.extend_from_slice(&rest[..nl]);
+                let line = std::mem::take(&mut self.pending);
+                let keep_going = on_line(&line);
+                // Reuse the allocation for the next split line.
+                self.pending = line;
+                self.pending.clear();
+                keep_going
+            };
+            rest = &rest[nl + 1..];
+            if !keep_going {
+                return;
+            }
+        }
+        self.pending.extend_from_slice(rest);
+    }
+
+    /// The bytes after the last newline, once the body has ended.
+    pub(crate) fn into_remainder(self) -> Vec<u8> {
+        self.pending
+    }
+}
+
+/// A watch event as it is on the wire.
+#[derive(Deserialize)]
+#[serde(tag = "type", content = "object")]
+enum WireEvent<T> {
+    #[serde(rename = "ADDED")]
+    Added(T),
+    #[serde(rename = "MODIFIED")]
+    Modified(T),
+    #[serde(rename = "DELETED")]
+    Deleted(T),
+    #[serde(rename = "BOOKMARK")]
+    Bookmark(BookmarkObject),
+    #[serde(rename = "ERROR")]
+    Error(Status),
+}
+
+/// The only parts of a BOOKMARK's object that matter.
+#[derive(Deserialize)]
+struct BookmarkObject {
+    #[serde(default)]
+    metadata: BookmarkMeta,
+}
+
+#[derive(Deserialize, Default)]
+struct BookmarkMeta {
+    #[serde(default, rename = "resourceVersion")]
+    resource_version: Option<String>,
+    #[serde(default)]
+    annotations: Option<BTreeMap<String, String>>,
+}
+
+/// True when a line holds nothing but whitespace (skipped, not an error).
+pub(crate) fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Decodes one watch line.
+pub(crate) fn decode_event<T: DeserializeOwned>(
+    line: &[u8],
+) -> Result<WatchEvent<T>, serde_json::Error> {
+    Ok(match serde_json::from_slice::<WireEvent<T>>(line)? {
+        WireEvent::Added(o) => WatchEvent::Added(o),
+        WireEvent::Modified(o) => WatchEvent::Modified(o),
+        WireEvent::Deleted(o) => WatchEvent::Deleted(o),
+        WireEvent::Error(s) => WatchEvent::Error(s),
+        WireEvent::Bookmark(b) => {
+            let resource_version = b
+                .metadata
+                .resource_version
+                .filter(|rv| !rv.is_empty())
+                .ok_or_else(|| {
+                    serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
+                })?;
+            let initial_events_end = b
+                .metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(INITIAL_EVENTS_END))
+                .is_some_and(|v| v == "true");
+            WatchEvent::Bookmark(Bookmark {
+                resource_version,
+                initial_events_end,
+            })
+        }
+    })
+}
+
+/// A printable copy of a line, cut to about 200 bytes, for error messages.
+pub(crate) fn quote_line(line: &[u8]) -> String {
+    let cut = line.len().min(QUOTED_LINE_BYTES + 4);
+    let text = String::from_utf8_lossy(&line[..cut]);
+    let mut end = text.len().min(QUOTED_LINE_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut quoted = text[..end].to_owned();
+    if line.len() > end {
+        quoted.push('…');
+    }
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::Pod;
+
+    fn pod_list(n: usize) -> Vec<u8> {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"metadata":{{"name":"p{i}","namespace":"ns","labels":{{"a\"}}":"x\\y"}}}},"spec":{{"containers":[{{"name":"c","image":"i:[{{1}}]"}}]}}}}"#
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"kind":"PodList","apiVersion":"v1","metadata":{{"resourceVersion":"42","continue":"tok"}},"items":[{}]}}"#,
+            items.join(",\n ")
+        )
+        .into_bytes()
+    }
+
+    fn decode_in_chunks(body: &[u8], size: usize) -> (ListMeta, Vec<Pod>) {
+        let mut d = ListDecoder::<Pod>::new();
+        for chunk in body.chunks(size) {
+            d.feed(chunk).unwrap();
+        }
+        d.finish().unwrap()
+    }
+
+    #[test]
+    fn list_decodes_items_without_kind_at_any_chunking() {
+        let body = pod_list(7);
+        for size in [1, 2, 3, 7, 64, 1000, body.len()] {
+            let (meta, items) = decode_in_chunks(&body, size);
+            assert_eq!(meta.resource_version.as_deref(), Some("42"), "size {size}");
+            assert_eq!(meta.continue_.as_deref(), Some("tok"));
+            assert_eq!(items.len(), 7);
+            assert_eq!(items[3].metadata.name.as_deref(), Some("p3"));
+            let labels = items[3].metadata.labels.as_ref().unwrap();
+            assert_eq!(labels.get("a\"}").map(String::as_str), Some("x\\y"));
+        }
+    }
+
+    #[test]
+    fn list_with_metadata_after_items_and_empty_items() {
+        let body = br#"{"items":[],"metadata":{"resourceVersion":"7"},"kind":"PodList"}"#;
+        let (meta, items) = decode_in_chunks(body, 5);
+        assert_eq!(meta.resource_version.as_deref(), Some("7"));
+        assert!(items.is_empty());
+        let body = br#"{"metadata":{"resourceVersion":"8"},"items":null}"#;
+        let (meta, items) = decode_in_chunks(body, 3);
+        assert_eq!(meta.resource_version.as_deref(), Some("8"));
+        assert!(items.is_empty());
+    }
+
+    #[test]
+    fn truncated_or_invalid_list_is_an_error() {
+        let body = pod_list(3);
+        let mut d = ListDecoder::<Pod>::new();
+        d.feed(&body[..body.len() - 10]).unwrap();
+        assert!(d.finish().is_err());
+        let mut d = ListDecoder::<Pod>::new();
+        assert!(d.feed(b"[1,2]").is_err());
+        let mut d = ListDecoder::<Pod>::new();
+        assert!(d.feed(br#"{"items":[{"metadata":{"name":3}}]}"#).is_err());
+        let mut d = ListDecoder::<Pod>::new();
+        assert!(d.feed(br#"{"items":[1]}"#).is_err());
+        let mut d = ListDecoder::<Pod>::new();
+        assert!(d.feed(br#"{"items":[]}}"#).is_err());
+    }
+
+    #[test]
+    fn wrong_kind_in_item_is_rejected() {
+        let mut d = ListDecoder::<Pod>::new();
+        assert!(d
+            .feed(br#"{"items":[{"kind":"Service","metadata":{}}]}"#)
+            .is_err());
+    }
+
+    #[test]
+    fn lines_split_across_chunks() {
+        let body = b"one\ntwo\n\nthree-is-long\nrest";
+        for size in 1..body.len() {
+            let mut s = LineSplitter::default();
+            let mut lines = Vec::new();
+            for chunk in body.chunks(size) {
+                s.feed(chunk, |l| {
+                    lines.push(String::from_utf8(l.to_vec()).unwrap());
+                    true
+                });
+            }
+            assert_eq!(lines, ["one", "two", "", "three-is-long"]);
+            assert_eq!(s.into_remainder(), b"rest");
+        }
+    }
+
+    #[test]
+    fn events_decode() {
+        let e: WatchEvent<Pod> =
+            decode_event(br#"{"type":"ADDED","object":{"metadata":{"name":"a"}}}"#).unwrap();
+        assert!(matches!(e, WatchEvent::Added(p) if p.metadata.name.as_deref() == Some("a")));
+        let e: WatchEvent<Pod> = decode_event(
+            br#"{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"9","annotations":{"k8s.io/initial-events-end":"true"}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            e,
+            WatchEvent::Bookmark(Bookmark {
+                resource_version: "9".into(),
+                initial_events_end: true
+            })
+        );
+        let e: WatchEvent<Pod> = decode_event(
+            br#"{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}}"#,
+        )
+        .unwrap();
+        assert!(matches!(e, WatchEvent::Error(s) if s.code == Some(410)));
+        assert!(decode_event::<Pod>(br#"{"type":"BOOKMARK","object":{}}"#).is_err());
+        assert!(decode_event::<Pod>(br#"{"type":"NOPE","object":{}}"#).is_err());
+        assert!(decode_event::<Pod>(b"garbage").is_err());
+    }
+
+    #[test]
+    fn quoting_cuts_on_char_boundaries() {
+        let line = "é".repeat(300);
+        let q = quote_line(line.as_bytes());
+        assert!(q.len() <= QUOTED_LINE_BYTES + '…'.len_utf8());
+        assert!(q.ends_with('…'));
+        assert_eq!(quote_line(b"short"), "short");
+    }
+}

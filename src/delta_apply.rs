@@ -1,0 +1,300 @@
+//! Applying deltas to the indexer, and the events each one means for handlers.
+//!
+//! A relist is applied page by page as it arrives: the keys it has shown are remembered
+//! (keys only, not objects), objects whose resourceVersion did not change are left alone,
+//! and when the list ends every cached key it did not show becomes a
+//! `Deleted::FinalStateUnknown`. Peak memory during a relist therefore stays near the
+//! steady state instead of holding the old cache and the whole new list at once.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::delta_fifo::Delta;
+use crate::handler::{Deleted, Event};
+use crate::object::{object_key, Object};
+use crate::store::Indexer;
+
+/// Why an event is emitted: handlers receive resync events only when their period is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A change seen by the reflector.
+    Change,
+    /// A periodic resync.
+    Resync,
+}
+
+/// Applies deltas to an indexer in order and reports the resulting events.
+pub struct DeltaApplier<K> {
+    indexer: Indexer<K>,
+    seen: Option<HashSet<String>>,
+    synced: bool,
+}
+
+impl<K: Object> DeltaApplier<K> {
+    /// An applier writing into `indexer`, not yet synced.
+    pub fn new(indexer: Indexer<K>) -> Self {
+        Self {
+            indexer,
+            seen: None,
+            synced: false,
+        }
+    }
+
+    /// True once a complete list has been applied.
+    pub fn has_synced(&self) -> bool {
+        self.synced
+    }
+
+    /// Applies `delta` and calls `emit` for every event it means, in order.
+    pub fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
+        match delta {
+            Delta::ListStart => self.seen = Some(HashSet::new()),
+            Delta::Replaced(obj) => {
+                let key = object_key(&obj);
+                let old = self.indexer.get_by_key(&key);
+                self.seen
+                    .get_or_insert_with(HashSet::new)
+                    .insert(key.clone());
+                match old {
+                    Some(old) if same_version(old.as_ref(), &obj) => {}
+                    Some(old) => {
+                        let new = Arc::new(obj);
+                        self.indexer.insert_with_key(key, new.clone());
+                        emit(Event::Updated { old, new }, Origin::Change);
+                    }
+                    None => {
+                        let obj = Arc::new(obj);
+                        self.indexer.insert_with_key(key, obj.clone());
+                        let in_initial_list = !self.synced;
+                        emit(
+                            Event::Added {
+                                obj,
+                                in_initial_list,
+                            },
+                            Origin::Change,
+                        );
+                    }
+                }
+            }
+            Delta::ListEnd => {
+                let seen = self.seen.take().unwrap_or_default();
+                for key in self.indexer.list_keys() {
+                    if seen.contains(&key) {
+                        continue;
+                    }
+                    if let Some(last_known) = self.indexer.remove(&key) {
+                        emit(
+                            Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),
+                            Origin::Change,
+                        );
+                    }
+                }
+                self.synced = true;
+            }
+            Delta::Added(obj) | Delta::Updated(obj) => {
+                let key = object_key(&obj);
+                let new = Arc::new(obj);
+                match self.indexer.insert_with_key(key, new.clone()) {
+                    Some(old) => emit(Event::Updated { old, new }, Origin::Change),
+                    None => emit(
+                        Event::Added {
+                            obj: new,
+                            in_initial_list: false,
+                        },
+                        Origin::Change,
+                    ),
+                }
+            }
+            Delta::Deleted(obj) => {
+                // A handler that never saw the object must not see its deletion either:
+                // each handler's sequence per object is Add, Update*, Delete.
+                if self.indexer.remove(&object_key(&obj)).is_some() {
+                    emit(
+                        Event::Deleted(Deleted::Object(Arc::new(obj))),
+                        Origin::Change,
+                    );
+                }
+            }
+            Delta::Sync => {
+                for obj in self.indexer.list() {
+                    emit(
+                        Event::Updated {
+                            old: obj.clone(),
+                            new: obj,
+                        },
+                        Origin::Resync,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn same_version<K: Object>(old: &K, new: &K) -> bool {
+    match (
+        old.meta().resource_version.as_deref(),
+        new.meta().resource_version.as_deref(),
+    ) {
+        (Some(a), Some(b)) => !a.is_empty() && a == b,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Indexers;
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+    fn cm(name: &str, rv: &str) -> ConfigMap {
+        ConfigMap {
+            metadata: ObjectMeta {
+                namespace: Some("ns".into()),
+                name: Some(name.into()),
+                resource_version: Some(rv.into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn describe(e: &Event<ConfigMap>, o: Origin) -> String {
+        let name = |c: &ConfigMap| {
+            format!(
+                "{}@{}",
+                c.metadata.name.clone().unwrap_or_default(),
+                c.metadata.resource_version.clone().unwrap_or_default()
+            )
+        };
+        let tag = if o == Origin::Resync { "resync " } else { "" };
+        match e {
+            Event::Added {
+                obj,
+                in_initial_list,
+            } => format!("{tag}add {} initial={in_initial_list}", name(obj)),
+            Event::Updated { old, new } => format!("{tag}update {}->{}", name(old), name(new)),
+            Event::Deleted(Deleted::Object(o)) => format!("delete {}", name(o)),
+            Event::Deleted(Deleted::FinalStateUnknown { key, last_known }) => {
+                format!("unknown {key} {}", name(last_known))
+            }
+        }
+    }
+
+    fn run(a: &mut DeltaApplier<ConfigMap>, deltas: Vec<Delta<ConfigMap>>) -> Vec<String> {
+        let mut out = Vec::new();
+        for d in deltas {
+            a.apply(d, &mut |e, o| out.push(describe(&e, o)));
+        }
+        out
+    }
+
+    #[test]
+    fn initial_list_then_watch_events() {
+        let idx = Indexer::new(Indexers::namespace());
+        let mut a = DeltaApplier::new(idx.clone());
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "2")),
+            ],
+        );
+        assert!(!a.has_synced());
+        assert_eq!(out, vec!["add a@1 initial=true", "add b@2 initial=true"]);
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListEnd,
+                Delta::Added(cm("c", "3")),
+                Delta::Updated(cm("a", "4")),
+                Delta::Deleted(cm("b", "5")),
+                Delta::Deleted(cm("never", "6")),
+            ],
+        );
+        assert!(a.has_synced());
+        assert_eq!(
+            out,
+            vec!["add c@3 initial=false", "update a@1->a@4", "delete b@5"]
+        );
+        assert_eq!(idx.len(), 2);
+    }
+
+    #[test]
+    fn relist_updates_only_changed_and_deletes_unseen_as_unknown() {
+        let idx = Indexer::new(Indexers::namespace());
+        let mut a = DeltaApplier::new(idx.clone());
+        run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "2")),
+                Delta::Replaced(cm("c", "3")),
+                Delta::ListEnd,
+            ],
+        );
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "7")),
+                Delta::Replaced(cm("d", "8")),
+                Delta::ListEnd,
+            ],
+        );
+        assert_eq!(
+            out,
+            vec![
+                "update b@2->b@7",
+                "add d@8 initial=false",
+                "unknown ns/c c@3"
+            ]
+        );
+        let mut keys = idx.list_keys();
+        keys.sort();
+        assert_eq!(keys, vec!["ns/a", "ns/b", "ns/d"]);
+    }
+
+    #[test]
+    fn an_aborted_list_does_not_protect_keys_from_deletion() {
+        let idx = Indexer::new(Indexers::namespace());
+        let mut a = DeltaApplier::new(idx.clone());
+        run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "2")),
+                Delta::ListEnd,
+                // a relist that failed after its first page, then a restarted one
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::ListStart,
+                Delta::Replaced(cm("b", "2")),
+            ],
+        );
+        let out = run(&mut a, vec![Delta::ListEnd]);
+        assert_eq!(out, vec!["unknown ns/a a@1"]);
+    }
+
+    #[test]
+    fn sync_redelivers_every_object_as_resync_update() {
+        let idx = Indexer::new(Indexers::namespace());
+        let mut a = DeltaApplier::new(idx);
+        run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::ListEnd,
+            ],
+        );
+        assert_eq!(
+            run(&mut a, vec![Delta::Sync]),
+            vec!["resync update a@1->a@1"]
+        );
+    }
+}
