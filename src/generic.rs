@@ -139,3 +139,11 @@ impl GenericInformer {
         self.informer.get_json(&key(namespace, name))
     }
 }
+
+/// A factory's `for_resource` was asked for a resource it does not generate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no informer for resource {gvr}: not a resource this factory generates")]
+pub struct UnknownResource {
+    /// The resource asked for.
+    pub gvr: GroupVersionResource,
+}

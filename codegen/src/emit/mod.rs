@@ -1,1 +1,412 @@
-//! Emitters: the model becomes tokens and then formatted Rust files.
+//! Emitters: the model becomes tokens, then formatted Rust files.
+//!
+//! [`generate`] is the one entry point: it takes an [`Api`] (validated resources, from any
+//! reader: tables, OpenAPI specs or CRDs) and [`EmitOptions`] saying where the runtime and
+//! the lister types live and whether to emit one file (for `build.rs`) or a tree of files
+//! (one per type, plus group, version and root modules).
+
+mod factory;
+mod informers;
+mod listers;
+mod output;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::model::{escape_ident, Api, ApiGroup, ApiResource, ApiVersion};
+
+pub use output::{GeneratedFiles, WriteError};
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Only typed listers (`PodLister`, `PodNamespaceLister`), in `group::version` modules.
+    Listers,
+    /// Informers, group/version accessors and `SharedInformerFactory`.
+    Informers {
+        /// Path of a module tree holding the listers (`::listers`), laid out the same
+        /// `group::version` way; `None` emits the listers next to the informers.
+        listers_path: Option<String>,
+    },
+}
+
+/// How the output is laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Layout {
+    /// One file with inline modules, for `include!` from a `build.rs` output.
+    SingleFile {
+        /// Its name, e.g. `informers.rs`.
+        file_name: String,
+    },
+    /// One file per type, `group/version/kind.rs`, plus `mod.rs` files and a root file.
+    Tree {
+        /// Name of the root file, e.g. `lib.rs` or `mod.rs`.
+        root_file: String,
+    },
+}
+
+/// Options of [`generate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// What to generate.
+    pub target: Target,
+    /// Output layout.
+    pub layout: Layout,
+    /// Path of the runtime crate, e.g. `::informer_runtime`.
+    pub runtime_path: String,
+    /// Path that replaces a leading `k8s_openapi` in resource type paths,
+    /// e.g. `::informer_runtime::k8s_openapi` or `::k8s_openapi`.
+    pub k8s_openapi_path: String,
+    /// Said in the root module's docs: where the resources came from
+    /// (e.g. `Kubernetes 1.37 (k8s-openapi 0.29.0)`). Keep it free of machine-specific paths.
+    pub source_description: String,
+}
+
+impl EmitOptions {
+    /// Informers with inline listers, one file, runtime at `::informer_runtime`.
+    pub fn informers_single_file(file_name: &str, source_description: &str) -> Self {
+        Self {
+            target: Target::Informers { listers_path: None },
+            layout: Layout::SingleFile {
+                file_name: file_name.to_owned(),
+            },
+            runtime_path: "::informer_runtime".to_owned(),
+            k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
+            source_description: source_description.to_owned(),
+        }
+    }
+}
+
+/// Why generation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    /// An option holds something that is not a Rust path.
+    #[error("option {option}: `{value}` is not a Rust path")]
+    BadPath {
+        /// The option.
+        option: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// A resource's Rust type path does not parse.
+    #[error("resource {resource}: rust type path `{value}` is not a Rust path")]
+    BadTypePath {
+        /// The resource, `group/version/kind`.
+        resource: String,
+        /// The path.
+        value: String,
+    },
+    /// Generated tokens did not parse as a Rust file (a generator bug).
+    #[error("generated module {module} does not parse: {source}")]
+    Unparsable {
+        /// The module.
+        module: String,
+        /// The parse error.
+        source: syn::Error,
+    },
+}
+
+/// Paths and names shared by every emitter.
+struct Ctx<'a> {
+    options: &'a EmitOptions,
+    runtime: TokenStream,
+    k8s_openapi: TokenStream,
+    listers: Option<TokenStream>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(options: &'a EmitOptions) -> Result<Self, EmitError> {
+        let path = |option: &'static str, value: &str| {
+            syn::parse_str::<syn::Path>(value)
+                .map(|p| quote!(#p))
+                .map_err(|_| EmitError::BadPath {
+                    option,
+                    value: value.to_owned(),
+                })
+        };
+        let listers = match &options.target {
+            Target::Informers {
+                listers_path: Some(p),
+            } => Some(path("listers_path", p)?),
+            _ => None,
+        };
+        Ok(Self {
+            options,
+            runtime: path("runtime_path", &options.runtime_path)?,
+            k8s_openapi: path("k8s_openapi_path", &options.k8s_openapi_path)?,
+            listers,
+        })
+    }
+
+    fn informers(&self) -> bool {
+        matches!(self.options.target, Target::Informers { .. })
+    }
+
+    fn inline_listers(&self) -> bool {
+        self.listers.is_none()
+    }
+
+    /// The resource's type, with a leading `k8s_openapi` replaced by the configured path.
+    fn type_path(&self, r: &ApiResource) -> Result<TokenStream, EmitError> {
+        let bad = || EmitError::BadTypePath {
+            resource: gvk_text(r),
+            value: r.def.rust_type_path.clone(),
+        };
+        let path: syn::Path = syn::parse_str(&r.def.rust_type_path).map_err(|_| bad())?;
+        let first = path.segments.first().ok_or_else(bad)?;
+        if path.leading_colon.is_none() && first.ident == "k8s_openapi" {
+            let rest = path.segments.iter().skip(1);
+            let base = &self.k8s_openapi;
+            Ok(quote!(#base #(:: #rest)*))
+        } else {
+            Ok(quote!(#path))
+        }
+    }
+
+    /// The type path as a rustdoc link target (no leading `::`).
+    fn type_doc_link(&self, r: &ApiResource) -> Result<String, EmitError> {
+        let tokens = self.type_path(r)?;
+        let path: syn::Path = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
+            module: gvk_text(r),
+            source,
+        })?;
+        Ok(path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect::<Vec<_>>()
+            .join("::"))
+    }
+}
+
+/// `group/version/Kind` (`core` for the core group), as said in docs and errors.
+fn gvk_text(r: &ApiResource) -> String {
+    let group = if r.def.group.is_empty() {
+        "core"
+    } else {
+        r.def.group.as_str()
+    };
+    format!("{group}/{}, kind {}", r.def.version, r.def.kind)
+}
+
+/// An identifier, raw when it is a keyword.
+fn ident(name: &str) -> syn::Ident {
+    let escaped = escape_ident(name);
+    match escaped.strip_prefix("r#") {
+        Some(raw) => syn::Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => format_ident!("{}", escaped),
+    }
+}
+
+/// `#[doc = "..."]` lines for `text` (each line gets the leading space `///` comments have).
+fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| {
+        if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        }
+    });
+    quote!(#(#[doc = #lines])*)
+}
+
+/// Inner `#![doc = "..."]` lines for `text`.
+fn inner_doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| {
+        if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        }
+    });
+    quote!(#(#![doc = #lines])*)
+}
+
+/// A resource description made safe for rustdoc: one line (no indented code blocks,
+/// hence no doctests), brackets and angle brackets escaped (no broken links or HTML).
+fn sanitize_description(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('\\', "\\\\")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('`', "'")
+}
+
+/// One module of the output: its items, its per-type modules and its child modules.
+struct Module {
+    name: String,
+    doc: String,
+    items: TokenStream,
+    /// `(module name, doc, items)` of each type; flattened into this module in one file,
+    /// separate files (re-exported here) in a tree.
+    types: Vec<(String, String, TokenStream)>,
+    children: Vec<Module>,
+}
+
+/// Generates the files for `api`.
+pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, EmitError> {
+    let ctx = Ctx::new(options)?;
+    let root = root_module(&ctx, api)?;
+    let mut files = GeneratedFiles::default();
+    match &options.layout {
+        Layout::SingleFile { file_name } => {
+            let tokens = single_file_tokens(&root);
+            files.insert(file_name.into(), format_file(&root.name, tokens)?);
+        }
+        Layout::Tree { root_file } => {
+            tree_files(&root, std::path::Path::new(""), root_file, &mut files)?;
+        }
+    }
+    Ok(files)
+}
+
+fn format_file(module: &str, tokens: TokenStream) -> Result<String, EmitError> {
+    let file: syn::File = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
+        module: module.to_owned(),
+        source,
+    })?;
+    Ok(prettyplease::unparse(&file))
+}
+
+/// A module's items with inline child modules. No inner doc at the top: `include!`
+/// does not accept inner attributes.
+fn single_file_tokens(m: &Module) -> TokenStream {
+    let items = &m.items;
+    let type_items = m.types.iter().map(|(_, _, t)| t);
+    let children = m.children.iter().map(|c| {
+        let name = ident(&c.name);
+        let d = doc(&c.doc);
+        let inner = single_file_tokens(c);
+        quote!(#d pub mod #name { #inner })
+    });
+    quote!(#items #(#type_items)* #(#children)*)
+}
+
+fn tree_files(
+    m: &Module,
+    dir: &std::path::Path,
+    file_name: &str,
+    files: &mut GeneratedFiles,
+) -> Result<(), EmitError> {
+    let head = inner_doc(&m.doc);
+    let items = &m.items;
+    let type_mods = m.types.iter().map(|(name, _, _)| {
+        let name = ident(name);
+        quote!(mod #name; pub use self::#name::*;)
+    });
+    let child_mods = m.children.iter().map(|c| {
+        let name = ident(&c.name);
+        quote!(pub mod #name;)
+    });
+    let tokens = quote!(#head #(#child_mods)* #(#type_mods)* #items);
+    files.insert(dir.join(file_name), format_file(&m.name, tokens)?);
+    for (name, type_doc, tokens) in &m.types {
+        let head = inner_doc(type_doc);
+        files.insert(
+            dir.join(format!("{name}.rs")),
+            format_file(name, quote!(#head #tokens))?,
+        );
+    }
+    for child in &m.children {
+        tree_files(child, &dir.join(&child.name), "mod.rs", files)?;
+    }
+    Ok(())
+}
+
+fn root_module(ctx: &Ctx<'_>, api: &Api) -> Result<Module, EmitError> {
+    let what = if ctx.informers() {
+        "Typed shared informers and the `SharedInformerFactory`"
+    } else {
+        "Typed listers"
+    };
+    let doc = format!(
+        "{what} for {}.\n\nGenerated by informer-gen: do not edit.",
+        ctx.options.source_description
+    );
+    let items = if ctx.informers() {
+        factory::factory_items(ctx, api)
+    } else {
+        quote!()
+    };
+    let children = api
+        .groups
+        .iter()
+        .map(|g| group_module(ctx, g))
+        .collect::<Result<_, _>>()?;
+    Ok(Module {
+        name: "root".to_owned(),
+        doc,
+        items,
+        types: Vec::new(),
+        children,
+    })
+}
+
+fn group_module(ctx: &Ctx<'_>, group: &ApiGroup) -> Result<Module, EmitError> {
+    let shown = if group.name.is_empty() {
+        "the core API group"
+    } else {
+        group.name.as_str()
+    };
+    let what = if ctx.informers() { "Informers" } else { "Listers" };
+    let items = if ctx.informers() {
+        informers::group_items(ctx, group)
+    } else {
+        quote!()
+    };
+    Ok(Module {
+        name: group.module.clone(),
+        doc: format!("{what} of {shown}."),
+        items,
+        types: Vec::new(),
+        children: group
+            .versions
+            .iter()
+            .map(|v| version_module(ctx, group, v))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+fn version_module(
+    ctx: &Ctx<'_>,
+    group: &ApiGroup,
+    version: &ApiVersion,
+) -> Result<Module, EmitError> {
+    let shown = if group.name.is_empty() {
+        format!("core/{}", version.name)
+    } else {
+        format!("{}/{}", group.name, version.name)
+    };
+    let what = if ctx.informers() { "Informers" } else { "Listers" };
+    let items = if ctx.informers() {
+        informers::version_items(ctx, &shown, version)
+    } else {
+        quote!()
+    };
+    let mut types = Vec::with_capacity(version.resources.len());
+    for r in &version.resources {
+        let mut tokens = TokenStream::new();
+        if ctx.informers() {
+            tokens.extend(informers::resource_items(ctx, group, version, r)?);
+        }
+        if ctx.inline_listers() {
+            tokens.extend(listers::resource_items(ctx, r)?);
+        }
+        types.push((
+            r.snake_kind.clone(),
+            format!("{what} of {} ({}).", r.def.kind, gvk_text(r)),
+            tokens,
+        ));
+    }
+    Ok(Module {
+        name: version.name.clone(),
+        doc: format!("{what} of {shown}."),
+        items,
+        types,
+        children: Vec::new(),
+    })
+}

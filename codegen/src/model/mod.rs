@@ -1,4 +1,11 @@
-//! The neutral model every reader produces and every emitter consumes.
+//! The neutral model every reader produces and every emitter consumes:
+//! [`ResourceDef`]s, validated and grouped into an [`Api`] tree with Rust names.
+
+mod api;
+mod naming;
+
+pub use api::{Api, ApiGroup, ApiResource, ApiVersion, ModelError};
+pub use naming::{escape_ident, group_module_name, resource_method_name};
 
 /// Whether a resource lives in a namespace or in the cluster.
 #[derive(
@@ -32,5 +39,6 @@ pub struct ResourceDef {
     /// (for CRDs, a path inside the generated module tree).
     pub rust_type_path: String,
     /// Description for doc comments, if the source has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
 }

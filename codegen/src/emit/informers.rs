@@ -1,0 +1,233 @@
+//! Typed informers: per resource `XInformer` with `new_x_informer` and
+//! `new_filtered_x_informer`; per version and group, the accessor structs.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::model::{ApiGroup, ApiResource, ApiVersion, Scope};
+
+use super::{doc, gvk_text, ident, sanitize_description, Ctx, EmitError};
+
+/// `XInformer`, `new_x_informer`, `new_filtered_x_informer` of one resource.
+pub(super) fn resource_items(
+    ctx: &Ctx<'_>,
+    group: &ApiGroup,
+    version: &ApiVersion,
+    r: &ApiResource,
+) -> Result<TokenStream, EmitError> {
+    let rt = &ctx.runtime;
+    let ty = ctx.type_path(r)?;
+    let link = ctx.type_doc_link(r)?;
+    let kind = &r.def.kind;
+    let gvk = gvk_text(r);
+    let informer = format_ident!("{}Informer", kind);
+    let new_fn = format_ident!("new_{}_informer", r.snake_kind);
+    let new_filtered_fn = format_ident!("new_filtered_{}_informer", r.snake_kind);
+    let lister = format_ident!("{}Lister", kind);
+    let lister_path = match &ctx.listers {
+        Some(base) => {
+            let g = ident(&group.module);
+            let v = ident(&version.name);
+            quote!(#base::#g::#v::#lister)
+        }
+        None => quote!(#lister),
+    };
+    let name = r.informer_name();
+    let namespaced = r.def.scope == Scope::Namespaced;
+
+    let mut informer_doc = format!(
+        "The shared informer of [`{kind}`]({link}) objects ({gvk}) in a factory \
+         (client-go's `{kind}Informer`)."
+    );
+    if let Some(text) = &r.def.doc {
+        informer_doc.push_str("\n\n");
+        informer_doc.push_str(&sanitize_description(text));
+    }
+    let informer_doc = doc(&informer_doc);
+    let informer_new_doc = doc(&format!(
+        "The {kind} informer of `factory` (what the version accessor returns)."
+    ));
+    let informer_fn_doc = doc(&format!(
+        "The factory's shared informer of {kind} objects: made on the first call \
+         (registered as `{name}`), the same on every later call."
+    ));
+    let lister_fn_doc = doc(&format!(
+        "A lister reading the shared {kind} informer's cache."
+    ));
+    let scope_note = if namespaced {
+        "in `namespace` (every namespace when `None`)"
+    } else {
+        "(cluster-scoped)"
+    };
+    let new_doc = doc(&format!(
+        "A new, unshared informer of [`{kind}`]({link}) objects ({gvk}) {scope_note} \
+         (client-go's `New{kind}Informer`).\n\n\
+         Prefer the factory's shared informer; this one is for callers that need their own."
+    ));
+    let new_filtered_doc = doc(&format!(
+        "A new, unshared informer of [`{kind}`]({link}) objects ({gvk}) {scope_note}, \
+         whose list and watch requests are first edited by `tweak_list_options` \
+         (client-go's `NewFiltered{kind}Informer`)."
+    ));
+
+    let (ns_param, ns_arg, ns_factory_arg, ns_setup, ns_clone, ns_use) = if namespaced {
+        (
+            quote!(namespace: ::std::option::Option<&str>,),
+            quote!(namespace,),
+            quote!(core.namespace(),),
+            quote!(let namespace: ::std::option::Option<::std::string::String> = namespace.map(::std::borrow::ToOwned::to_owned);),
+            quote!(let namespace = namespace.clone();),
+            quote!(namespace.as_deref()),
+        )
+    } else {
+        (quote!(), quote!(), quote!(), quote!(), quote!(), quote!(::std::option::Option::None))
+    };
+
+    Ok(quote! {
+        #informer_doc
+        #[derive(Clone)]
+        pub struct #informer {
+            factory: #rt::SharedInformerFactoryCore,
+        }
+
+        impl #informer {
+            #informer_new_doc
+            pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+
+            #informer_fn_doc
+            pub fn informer(&self) -> #rt::SharedIndexInformer<#ty> {
+                self.factory.informer_for::<#ty>(#name, |core| {
+                    #new_filtered_fn(
+                        core.client().clone(),
+                        #ns_factory_arg
+                        core.resync_for::<#ty>(),
+                        #rt::Indexers::namespace(),
+                        core.tweak_list_options(),
+                    )
+                })
+            }
+
+            #lister_fn_doc
+            pub fn lister(&self) -> #lister_path {
+                #lister_path::new(self.informer().indexer())
+            }
+        }
+
+        #new_doc
+        pub fn #new_fn(
+            client: #rt::Client,
+            #ns_param
+            resync: ::std::time::Duration,
+            indexers: #rt::Indexers<#ty>,
+        ) -> #rt::SharedIndexInformer<#ty> {
+            #new_filtered_fn(client, #ns_arg resync, indexers, ::std::option::Option::None)
+        }
+
+        #new_filtered_doc
+        pub fn #new_filtered_fn(
+            client: #rt::Client,
+            #ns_param
+            resync: ::std::time::Duration,
+            indexers: #rt::Indexers<#ty>,
+            tweak_list_options: ::std::option::Option<#rt::TweakListOptions>,
+        ) -> #rt::SharedIndexInformer<#ty> {
+            #ns_setup
+            let list = {
+                let client = client.clone();
+                #ns_clone
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: #rt::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client.list::<#ty>(#ns_use, &options)
+                }
+            };
+            let watch = move |mut options: #rt::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client.watch::<#ty>(#ns_use, &options)
+            };
+            #rt::SharedIndexInformer::new(#rt::ListWatch::new(list, watch), resync, indexers)
+        }
+    })
+}
+
+/// The `Version` accessor struct of one version.
+pub(super) fn version_items(ctx: &Ctx<'_>, shown: &str, version: &ApiVersion) -> TokenStream {
+    let rt = &ctx.runtime;
+    let struct_doc = doc(&format!(
+        "The informers of {shown} in a factory (client-go's `{shown}` `Interface`)."
+    ));
+    let methods = version.resources.iter().map(|r| {
+        let method = ident(&r.method);
+        let informer = format_ident!("{}Informer", r.def.kind);
+        let d = doc(&format!(
+            "The shared informer of {} objects ({}).",
+            r.def.kind,
+            gvk_text(r)
+        ));
+        quote! {
+            #d
+            pub fn #method(&self) -> #informer {
+                #informer::new(self.factory.clone())
+            }
+        }
+    });
+    quote! {
+        #struct_doc
+        #[derive(Clone)]
+        pub struct Version {
+            factory: #rt::SharedInformerFactoryCore,
+        }
+
+        impl Version {
+            /// The accessor over `factory`.
+            pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+
+            #(#methods)*
+        }
+    }
+}
+
+/// The `Group` accessor struct of one group.
+pub(super) fn group_items(ctx: &Ctx<'_>, group: &ApiGroup) -> TokenStream {
+    let rt = &ctx.runtime;
+    let shown = if group.name.is_empty() {
+        "the core API group"
+    } else {
+        group.name.as_str()
+    };
+    let struct_doc = doc(&format!("The informers of {shown} in a factory, by version."));
+    let methods = group.versions.iter().map(|v| {
+        let name = ident(&v.name);
+        let d = doc(&format!("The informers of version {}.", v.name));
+        quote! {
+            #d
+            pub fn #name(&self) -> #name::Version {
+                #name::Version::new(self.factory.clone())
+            }
+        }
+    });
+    quote! {
+        #struct_doc
+        #[derive(Clone)]
+        pub struct Group {
+            factory: #rt::SharedInformerFactoryCore,
+        }
+
+        impl Group {
+            /// The accessor over `factory`.
+            pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+
+            #(#methods)*
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The `informer-gen` command line: extract resource tables from k8s-openapi, list what
+//! would be generated, generate informers or listers into a directory.
+
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::run(&args) {
+        Ok(output) => {
+            // A closed pipe (`informer-gen list | head`) is not an error worth a panic.
+            let _ = std::io::stdout().write_all(output.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("informer-gen: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Resource tables: one JSON file per Kubernetes version, listing every listable resource
+//! k8s-openapi offers for it. The tables of the supported versions are compiled in.
+
+use std::path::Path;
+
+use crate::model::ResourceDef;
+
+use super::ReadError;
+
+/// A resource table: what k8s-openapi offers for one Kubernetes version.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Table {
+    /// Kubernetes version, `1.37`.
+    pub kubernetes_version: String,
+    /// Where it was extracted from, `k8s-openapi 0.29.0`.
+    pub source: String,
+    /// Listable resources, sorted by group, version, kind.
+    pub resources: Vec<ResourceDef>,
+}
+
+/// The compiled-in tables: (Kubernetes version, JSON text).
+const BUILTIN: &[(&str, &str)] = &[
+    ("1.33", include_str!("../../resources/v1_33.json")),
+    ("1.34", include_str!("../../resources/v1_34.json")),
+    ("1.35", include_str!("../../resources/v1_35.json")),
+    ("1.36", include_str!("../../resources/v1_36.json")),
+    ("1.37", include_str!("../../resources/v1_37.json")),
+];
+
+/// The Kubernetes versions with a compiled-in table.
+pub fn builtin_versions() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(v, _)| *v).collect()
+}
+
+/// The compiled-in table of Kubernetes `version` (`1.37`, also accepted as `v1_37` or `1_37`).
+pub fn builtin(version: &str) -> Result<Table, ReadError> {
+    let normal = normalize_version(version);
+    let (name, text) = BUILTIN
+        .iter()
+        .find(|(v, _)| Some(*v) == normal.as_deref())
+        .ok_or_else(|| ReadError::UnknownVersion {
+            version: version.to_owned(),
+            known: builtin_versions().join(", "),
+        })?;
+    parse(Path::new(&format!("<built-in table {name}>")), text)
+}
+
+/// `1.37`, `v1_37`, `1_37`, `v1.37` → `1.37`.
+pub fn normalize_version(version: &str) -> Option<String> {
+    let v = version.trim().trim_start_matches('v').replace('_', ".");
+    let (major, minor) = v.split_once('.')?;
+    let major: u32 = major.parse().ok()?;
+    let minor: u32 = minor.parse().ok()?;
+    Some(format!("{major}.{minor}"))
+}
+
+/// The file name of the table of `version` (`1.37` → `v1_37.json`).
+pub fn file_name(version: &str) -> String {
+    format!("v{}.json", version.replace('.', "_"))
+}
+
+/// Reads a table file.
+pub fn read(path: &Path) -> Result<Table, ReadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    parse(path, &text)
+}
+
+/// Parses table JSON read from `path`.
+pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
+    let table: Table = serde_json::from_str(text).map_err(|source| ReadError::Json {
+        path: path.to_owned(),
+        source,
+    })?;
+    if table.resources.is_empty() {
+        return Err(ReadError::Invalid {
+            path: path.to_owned(),
+            problem: "the table lists no resources".into(),
+        });
+    }
+    Ok(table)
+}
+
+/// The table as pretty JSON with a trailing newline (what is checked in).
+pub fn to_json(table: &Table) -> String {
+    let mut text = serde_json::to_string_pretty(table).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_table_parses_and_is_sorted() {
+        for version in builtin_versions() {
+            let table = builtin(version).unwrap();
+            assert_eq!(table.kubernetes_version, version);
+            let mut sorted = table.resources.clone();
+            sorted.sort();
+            assert_eq!(sorted, table.resources, "{version}");
+        }
+        assert_eq!(builtin("v1_37").unwrap().kubernetes_version, "1.37");
+        assert!(builtin("1.99").unwrap_err().to_string().contains("1.99"));
+    }
+}
