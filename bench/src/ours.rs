@@ -45,7 +45,7 @@ const SYNC_LIMIT: Duration = Duration::from_secs(600);
 impl Ours {
     /// Builds the factory for the server at `url` and starts the pods informer.
     pub fn start(url: &str, options: &OursOptions) -> Result<Self, BenchError> {
-        let client = Client::new(Config::new(url).map_err(err)?).map_err(err)?;
+        let client = Client::new(Config::new(url)).map_err(err)?;
         let mut builder = SharedInformerFactory::builder(client);
         if options.drop_managed_fields {
             builder = builder.transform(|meta| meta.managed_fields = None);
@@ -83,6 +83,16 @@ impl Ours {
     /// The informer.
     pub fn informer(&self) -> &SharedIndexInformer<Pod> {
         &self.informer
+    }
+
+    /// Lists started so far (the initial one and every relist).
+    pub fn lists(&self) -> u64 {
+        self.informer.stats().lists
+    }
+
+    /// Watch requests made so far.
+    pub fn watches(&self) -> u64 {
+        self.informer.stats().watches
     }
 
     /// The pods lister.
