@@ -1,0 +1,209 @@
+//! Realistic objects for seeding, tests and benchmarks: Pods of about 3.5 KB with
+//! everything a controller-managed Pod carries, ConfigMaps, Nodes, Namespaces and a
+//! CRD-shaped `Widget`.
+//!
+//! Objects carry `apiVersion` and `kind` and no server-owned fields (uid,
+//! resourceVersion, creationTimestamp), so they can be POSTed as they are.
+
+use serde_json::{json, Value};
+
+use crate::resource::ResourceSpec;
+
+/// Pods are spread over this many node names (`node-0` ...).
+pub const NODES: usize = 16;
+
+/// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
+/// ownerReferences, one container with args, env (including a fieldRef), ports,
+/// requests/limits, probes, volume mounts, tolerations, a `managedFields` entry and a
+/// running status. About 3.5 KB of JSON; `i` varies labels, node and IPs.
+pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
+    let tier = ["web", "api", "db"][i % 3];
+    let node = format!("node-{}", i % NODES);
+    let ip = format!("10.{}.{}.{}", 244 + (i >> 16) % 8, (i >> 8) % 256, i % 256);
+    let host_ip = format!("192.168.{}.{}", (i % NODES) / 256, 10 + i % NODES);
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {
+                "app": format!("app-{}", i % 50),
+                "tier": tier,
+                "pod-template-hash": "7d4b9c8f6d",
+                "app.kubernetes.io/part-of": "shop",
+                "index": i.to_string(),
+            },
+            "annotations": {
+                "kubectl.kubernetes.io/restartedAt": "2025-06-01T10:00:00Z",
+                "prometheus.io/scrape": "true",
+                "prometheus.io/port": "9090",
+            },
+            "ownerReferences": [{
+                "apiVersion": "apps/v1",
+                "kind": "ReplicaSet",
+                "name": format!("app-{}-7d4b9c8f6d", i % 50),
+                "uid": "5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a",
+                "controller": true,
+                "blockOwnerDeletion": true,
+            }],
+            "managedFields": [{
+                "manager": "kube-controller-manager",
+                "operation": "Update",
+                "apiVersion": "v1",
+                "time": "2025-06-01T10:00:00Z",
+                "fieldsType": "FieldsV1",
+                "fieldsV1": {
+                    "f:metadata": {
+                        "f:generateName": {},
+                        "f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {}},
+                        "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
+                    },
+                    "f:spec": {
+                        "f:containers": {"k:{\"name\":\"app\"}": {
+                            ".": {}, "f:args": {}, "f:env": {".": {}, "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {}}},
+                            "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
+                            "f:ports": {".": {}, "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}}},
+                            "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
+                        }},
+                        "f:dnsPolicy": {}, "f:restartPolicy": {}, "f:schedulerName": {}, "f:terminationGracePeriodSeconds": {},
+                    },
+                },
+            }],
+        },
+        "spec": {
+            "containers": [{
+                "name": "app",
+                "image": format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
+                "args": ["--listen=:8080", "--metrics=:9090", "--log-level=info"],
+                "env": [
+                    {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+                    {"name": "TIER", "value": tier},
+                    {"name": "GOMAXPROCS", "value": "2"},
+                ],
+                "ports": [
+                    {"name": "http", "containerPort": 8080, "protocol": "TCP"},
+                    {"name": "metrics", "containerPort": 9090, "protocol": "TCP"},
+                ],
+                "resources": {
+                    "requests": {"cpu": "100m", "memory": "128Mi"},
+                    "limits": {"cpu": "500m", "memory": "512Mi"},
+                },
+                "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"}, "periodSeconds": 10, "timeoutSeconds": 1, "successThreshold": 1, "failureThreshold": 3},
+                "volumeMounts": [{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}],
+                "terminationMessagePath": "/dev/termination-log",
+                "terminationMessagePolicy": "File",
+                "imagePullPolicy": "IfNotPresent",
+            }],
+            "volumes": [{"name": "kube-api-access", "projected": {"defaultMode": 420, "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+            ]}}],
+            "restartPolicy": "Always",
+            "terminationGracePeriodSeconds": 30,
+            "dnsPolicy": "ClusterFirst",
+            "serviceAccountName": "default",
+            "nodeName": node,
+            "schedulerName": "default-scheduler",
+            "tolerations": [
+                {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+                {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+            ],
+            "priority": 0,
+            "enableServiceLinks": true,
+            "preemptionPolicy": "PreemptLowerPriority",
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [
+                {"type": "Initialized", "status": "True", "lastTransitionTime": "2025-06-01T10:00:01Z"},
+                {"type": "Ready", "status": "True", "lastTransitionTime": "2025-06-01T10:00:05Z"},
+                {"type": "ContainersReady", "status": "True", "lastTransitionTime": "2025-06-01T10:00:05Z"},
+                {"type": "PodScheduled", "status": "True", "lastTransitionTime": "2025-06-01T10:00:00Z"},
+            ],
+            "hostIP": host_ip,
+            "podIP": ip,
+            "podIPs": [{"ip": ip}],
+            "startTime": "2025-06-01T10:00:01Z",
+            "containerStatuses": [{
+                "name": "app",
+                "state": {"running": {"startedAt": "2025-06-01T10:00:03Z"}},
+                "ready": true,
+                "restartCount": 0,
+                "image": format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
+                "imageID": "registry.example.com/shop@sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+                "containerID": format!("containerd://{:064x}", i),
+                "started": true,
+            }],
+            "qosClass": "Burstable",
+        },
+    })
+}
+
+/// A ConfigMap with a few keys.
+pub fn config_map(namespace: &str, name: &str, i: usize) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"app": format!("app-{}", i % 50)}},
+        "data": {
+            "LOG_LEVEL": "info",
+            "FEATURE_FLAGS": "checkout,recommendations",
+            "config.yaml": format!("replicas: {}\nregion: eu-west-1\n", i % 5 + 1),
+        },
+    })
+}
+
+/// A ready Node with capacity, addresses and node info.
+pub fn node(name: &str, i: usize) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": {
+            "kubernetes.io/hostname": name,
+            "kubernetes.io/os": "linux",
+            "topology.kubernetes.io/zone": format!("zone-{}", i % 3),
+        }},
+        "spec": {"podCIDR": format!("10.244.{}.0/24", i % 256)},
+        "status": {
+            "capacity": {"cpu": "8", "memory": "32Gi", "pods": "110"},
+            "allocatable": {"cpu": "7800m", "memory": "31Gi", "pods": "110"},
+            "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady", "lastHeartbeatTime": "2025-06-01T10:00:00Z", "lastTransitionTime": "2025-06-01T09:00:00Z"}],
+            "addresses": [{"type": "InternalIP", "address": format!("192.168.0.{}", 10 + i % 200)}, {"type": "Hostname", "address": name}],
+            "nodeInfo": {"kubeletVersion": "v1.33.0", "containerRuntimeVersion": "containerd://2.0.0", "osImage": "Debian GNU/Linux 12", "architecture": "amd64", "operatingSystem": "linux", "kernelVersion": "6.1.0", "machineID": "", "systemUUID": "", "bootID": "", "kubeProxyVersion": ""},
+        },
+    })
+}
+
+/// A Namespace.
+pub fn namespace(name: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}})
+}
+
+/// The spec of the CRD-shaped `Widget` (`widgets.example.com/v1`, namespaced), to `register`.
+pub fn widget_spec() -> ResourceSpec {
+    ResourceSpec::new("example.com", "v1", "Widget", "widgets", true)
+}
+
+/// A `Widget` custom object.
+pub fn widget(namespace: &str, name: &str, i: usize) -> Value {
+    let color = ["red", "green", "blue"][i % 3];
+    json!({
+        "apiVersion": "example.com/v1",
+        "kind": "Widget",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"color": color}},
+        "spec": {"size": i % 10, "color": color, "port": "http"},
+        "status": {"ready": i % 2 == 0},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pods_are_realistically_sized() {
+        let len = serde_json::to_vec(&pod("ns-0", "pod-0", 0)).unwrap().len();
+        assert!((3000..=4600).contains(&len), "pod fixture is {len} bytes");
+    }
+}

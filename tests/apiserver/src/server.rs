@@ -1,0 +1,577 @@
+//! Starting, restarting and stopping the server, and its in-process API.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::Error;
+use crate::faults::Faults;
+use crate::fixtures;
+use crate::http::handle;
+use crate::resource::{builtin_resources, ResourceSpec};
+use crate::state::{Config, Rights, State};
+use crate::status::StatusError;
+use crate::store::{ListQuery, Snapshot};
+use crate::tls::{kubeconfig, TlsMaterial};
+use crate::wire::typed_object;
+
+/// Entry point: `TestApiServer::builder()...start().await`.
+pub struct TestApiServer;
+
+impl TestApiServer {
+    /// A builder with the defaults: plain HTTP on `127.0.0.1:0`, no auth, a history of
+    /// 10 000 events per resource, bookmarks every second, nothing seeded.
+    pub fn builder() -> TestApiServerBuilder {
+        TestApiServerBuilder::default()
+    }
+}
+
+/// Options of a server; see [`TestApiServer::builder`].
+#[derive(Clone, Debug)]
+pub struct TestApiServerBuilder {
+    listen: SocketAddr,
+    history: usize,
+    tls: bool,
+    tokens: Vec<(String, Option<HashSet<String>>)>,
+    bookmark_interval: Duration,
+    seed_pods: usize,
+    seed_namespaces: usize,
+    rv0_ignores_limit: bool,
+    resources: Vec<ResourceSpec>,
+}
+
+impl Default for TestApiServerBuilder {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            history: 10_000,
+            tls: false,
+            tokens: Vec::new(),
+            bookmark_interval: Duration::from_secs(1),
+            seed_pods: 0,
+            seed_namespaces: 1,
+            rv0_ignores_limit: true,
+            resources: Vec::new(),
+        }
+    }
+}
+
+impl TestApiServerBuilder {
+    /// Events kept per resource for watches and consistent `continue`/exact reads; older
+    /// resourceVersions get 410 Expired.
+    pub fn history(mut self, events: usize) -> Self {
+        self.history = events;
+        self
+    }
+
+    /// Serve HTTPS with a fresh self-signed CA (see [`RunningServer::ca_pem`]).
+    pub fn tls(mut self, on: bool) -> Self {
+        self.tls = on;
+        self
+    }
+
+    /// Require a bearer token; this one may do everything. The first token given is the
+    /// one written into the kubeconfig. Without any token, authentication is off.
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.tokens.push((token.into(), None));
+        self
+    }
+
+    /// Accept a token that may only touch these resources (`pods`, `deployments.apps`, ...):
+    /// anything else answers 403 Forbidden.
+    pub fn token_with_access(mut self, token: impl Into<String>, resources: &[&str]) -> Self {
+        let allowed = resources.iter().map(|r| (*r).to_owned()).collect();
+        self.tokens.push((token.into(), Some(allowed)));
+        self
+    }
+
+    /// How often watches that asked for bookmarks get one.
+    pub fn bookmark_interval(mut self, every: Duration) -> Self {
+        self.bookmark_interval = every;
+        self
+    }
+
+    /// Seed `n` realistic Pods ([`fixtures::pod`]) named `pod-{i}`, spread round-robin over the namespaces.
+    pub fn seed_pods(mut self, n: usize) -> Self {
+        self.seed_pods = n;
+        self
+    }
+
+    /// Seed `k` Namespaces `ns-0` ... `ns-{k-1}` that seeded Pods go to (at least one).
+    pub fn seed_namespaces(mut self, k: usize) -> Self {
+        self.seed_namespaces = k;
+        self
+    }
+
+    /// The address to listen on (default `127.0.0.1:0`, any free port).
+    pub fn listen(mut self, addr: SocketAddr) -> Self {
+        self.listen = addr;
+        self
+    }
+
+    /// Whether `resourceVersion=0` lists ignore `limit` and return everything in one page,
+    /// as kube-apiserver's watch cache does (default true).
+    pub fn rv0_ignores_limit(mut self, on: bool) -> Self {
+        self.rv0_ignores_limit = on;
+        self
+    }
+
+    /// Serve a resource besides the built-in ones from the start.
+    pub fn resource(mut self, spec: ResourceSpec) -> Self {
+        self.resources.push(spec);
+        self
+    }
+
+    /// Binds, seeds and starts serving.
+    pub async fn start(self) -> Result<RunningServer, Error> {
+        let tokens = (!self.tokens.is_empty()).then(|| {
+            self.tokens
+                .iter()
+                .map(|(t, allowed)| {
+                    let rights = match allowed {
+                        Some(set) => Rights::Only(set.clone()),
+                        None => Rights::All,
+                    };
+                    (t.clone(), rights)
+                })
+                .collect::<HashMap<_, _>>()
+        });
+        let state = Arc::new(State::new(Config {
+            history: self.history,
+            bookmark_interval: self.bookmark_interval,
+            tokens,
+            rv0_ignores_limit: self.rv0_ignores_limit,
+        }));
+        for spec in builtin_resources().into_iter().chain(self.resources) {
+            state.register(spec);
+        }
+        seed(&state, self.seed_pods, self.seed_namespaces)?;
+        let tls = if self.tls {
+            Some(TlsMaterial::generate(self.listen.ip())?)
+        } else {
+            None
+        };
+        let listener = bind(self.listen).await?;
+        let addr = listener.local_addr().map_err(|source| Error::Bind {
+            addr: self.listen,
+            source,
+        })?;
+        let incarnation = Incarnation::spawn(listener, state.clone(), tls.clone());
+        Ok(RunningServer {
+            state,
+            addr,
+            tls,
+            token: self.tokens.first().map(|(t, _)| t.clone()),
+            incarnation: Mutex::new(Some(incarnation)),
+        })
+    }
+}
+
+fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error> {
+    if pods == 0 && namespaces <= 1 {
+        return Ok(());
+    }
+    let namespaces = namespaces.max(1);
+    let names: Vec<String> = (0..namespaces).map(|i| format!("ns-{i}")).collect();
+    let seed_err = |what: &str| {
+        let what = what.to_owned();
+        move |source| Error::Seed {
+            what,
+            source: Box::new(source),
+        }
+    };
+    let ns_store = state
+        .resolve_name("namespaces")
+        .map_err(seed_err("namespaces"))?;
+    for n in &names {
+        state
+            .create(&ns_store, None, fixtures::namespace(n))
+            .map_err(seed_err("namespaces"))?;
+    }
+    let pod_store = state.resolve_name("pods").map_err(seed_err("pods"))?;
+    let created = crate::meta::now_rfc3339();
+    let make = |i: usize| {
+        let mut v = fixtures::pod(&names[i % namespaces], &format!("pod-{i}"), i);
+        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.insert("uid".into(), Value::String(crate::meta::new_uid()));
+            meta.insert("creationTimestamp".into(), Value::String(created.clone()));
+            meta.insert("generation".into(), Value::from(1));
+        }
+        v
+    };
+    pod_store
+        .store
+        .create_many(&state.clock, pods, &make)
+        .map_err(seed_err("pods"))
+}
+
+/// Binds with `SO_REUSEADDR`, so a restart can take the same port back at once.
+async fn bind(addr: SocketAddr) -> Result<TcpListener, Error> {
+    let err = |source| Error::Bind { addr, source };
+    let mut last = None;
+    for _ in 0..50 {
+        let socket = if addr.is_ipv4() {
+            TcpSocket::new_v4()
+        } else {
+            TcpSocket::new_v6()
+        }
+        .map_err(err)?;
+        socket.set_reuseaddr(true).map_err(err)?;
+        match socket.bind(addr).and_then(|()| socket.listen(1024)) {
+            Ok(l) => return Ok(l),
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(err(e)),
+        }
+    }
+    Err(err(last.unwrap_or_else(|| {
+        std::io::Error::from(std::io::ErrorKind::AddrInUse)
+    })))
+}
+
+/// One run of the accept loop and bookmark ticker, until cancelled.
+struct Incarnation {
+    cancel: CancellationToken,
+    accept: JoinHandle<()>,
+}
+
+impl Incarnation {
+    fn spawn(listener: TcpListener, state: Arc<State>, tls: Option<TlsMaterial>) -> Self {
+        let cancel = CancellationToken::new();
+        let ticker_cancel = cancel.clone();
+        let ticker_state = state.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(
+                ticker_state
+                    .config
+                    .bookmark_interval
+                    .max(Duration::from_millis(10)),
+            );
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tokio::select! {
+                    _ = ticker_cancel.cancelled() => return,
+                    _ = tick.tick() => {
+                        for store in ticker_state.stores() {
+                            store.bookmark(&ticker_state.clock);
+                        }
+                    }
+                }
+            }
+        });
+        let accept_cancel = cancel.clone();
+        let accept = tokio::spawn(async move {
+            loop {
+                let (stream, _) = tokio::select! {
+                    _ = accept_cancel.cancelled() => return,
+                    r = listener.accept() => match r {
+                        Ok(s) => s,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "test-apiserver: accept failed");
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                            continue;
+                        }
+                    },
+                };
+                let _ = stream.set_nodelay(true);
+                tokio::spawn(serve_connection(
+                    stream,
+                    state.clone(),
+                    tls.clone(),
+                    accept_cancel.clone(),
+                ));
+            }
+        });
+        Self { cancel, accept }
+    }
+
+    async fn stop(self) {
+        self.cancel.cancel();
+        let _ = self.accept.await;
+    }
+}
+
+async fn serve_connection(
+    stream: TcpStream,
+    state: Arc<State>,
+    tls: Option<TlsMaterial>,
+    cancel: CancellationToken,
+) {
+    let service = service_fn(move |req| handle(state.clone(), req));
+    let result = match tls {
+        Some(tls) => {
+            let stream = tokio::select! {
+                _ = cancel.cancelled() => return,
+                s = tls.acceptor.accept(stream) => match s {
+                    Ok(s) => s,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "test-apiserver: TLS handshake failed");
+                        return;
+                    }
+                },
+            };
+            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                r = conn => r,
+            }
+        }
+        None => {
+            let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                r = conn => r,
+            }
+        }
+    };
+    if let Err(e) = result {
+        tracing::debug!(error = %e, "test-apiserver: connection ended with an error");
+    }
+}
+
+/// A running server. Dropping it stops serving (prefer [`RunningServer::shutdown`]).
+pub struct RunningServer {
+    state: Arc<State>,
+    addr: SocketAddr,
+    tls: Option<TlsMaterial>,
+    token: Option<String>,
+    incarnation: Mutex<Option<Incarnation>>,
+}
+
+impl RunningServer {
+    /// `http://127.0.0.1:PORT` or `https://...`.
+    pub fn url(&self) -> String {
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The CA certificate (PEM) clients must trust, when serving TLS.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.tls.as_ref().map(|t| t.ca_pem.as_str())
+    }
+
+    /// The first configured bearer token, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// A kubeconfig for this server: its URL, the CA data when serving TLS and the first token.
+    pub fn kubeconfig_yaml(&self) -> String {
+        kubeconfig(&self.url(), self.ca_pem(), self.token())
+    }
+
+    /// Writes [`RunningServer::kubeconfig_yaml`] to `path`.
+    pub fn write_kubeconfig(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let path = path.as_ref();
+        std::fs::write(path, self.kubeconfig_yaml()).map_err(|source| Error::Write {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Serves another resource (e.g. a CRD's version) from now on; discovery lists it.
+    pub fn register(&self, spec: ResourceSpec) {
+        self.state.register(spec);
+    }
+
+    /// Creates an object as a POST would (`resource` is `pods`, `deployments.apps`, ...;
+    /// `namespace` overrides the object's). Returns the stored object with kind/apiVersion.
+    pub fn create(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        obj: Value,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let stored = self.state.create(&r, namespace, obj)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// Replaces an object as a PUT would (the name comes from the object; a non-empty
+    /// `metadata.resourceVersion` must be current, else 409 Conflict).
+    pub fn update(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        obj: Value,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let name = crate::meta::meta_str(&obj, "name")
+            .unwrap_or_default()
+            .to_owned();
+        let ns = namespace
+            .or(crate::meta::meta_str(&obj, "namespace"))
+            .map(str::to_owned);
+        let stored = self.state.update(&r, ns.as_deref(), &name, obj)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// Applies a JSON merge patch as a PATCH with `application/merge-patch+json` would.
+    pub fn patch_merge(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        name: &str,
+        patch: Value,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let stored = self.state.patch(&r, namespace, name, &patch)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// Deletes an object as a DELETE would; returns its last state.
+    pub fn delete(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let stored = self.state.delete(&r, namespace, name)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// The current object, as a GET returns it.
+    pub fn get(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Value, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let stored = self.state.get(&r, namespace, name)?;
+        typed_value(&r.spec, &stored.bytes)
+    }
+
+    /// Every current object of `resource` (in `namespace`, or all), with kind/apiVersion, in key order.
+    pub fn list(&self, resource: &str, namespace: Option<&str>) -> Result<Vec<Value>, StatusError> {
+        let r = self.state.resolve_name(resource)?;
+        let page = r
+            .store
+            .list(
+                &self.state.clock,
+                &ListQuery {
+                    snapshot: Snapshot::Latest,
+                    namespace,
+                    after: None,
+                    limit: None,
+                    keep: &|_| true,
+                    count_remaining: false,
+                },
+            )
+            .map_err(|_| StatusError::internal("cannot read the current state"))?;
+        page.items
+            .iter()
+            .map(|o| typed_value(&r.spec, &o.bytes))
+            .collect()
+    }
+
+    /// Number of objects of `resource` (0 for an unknown resource).
+    pub fn count(&self, resource: &str) -> usize {
+        self.state
+            .resolve_name(resource)
+            .map_or(0, |r| r.store.len())
+    }
+
+    /// The latest resourceVersion the server handed out.
+    pub fn resource_version(&self) -> u64 {
+        self.state.clock.load(Ordering::SeqCst)
+    }
+
+    /// The fault-injection handle.
+    pub fn faults(&self) -> Faults {
+        Faults {
+            state: self.state.clone(),
+        }
+    }
+
+    /// Requests served for (`verb`, `resource`): verbs are `list`, `watch`, `get`,
+    /// `create`, `update`, `patch`, `delete`; resources `pods`, `deployments.apps`, ...
+    pub fn request_count(&self, verb: &str, resource: &str) -> u64 {
+        self.state
+            .counts()
+            .get(&(verb.to_owned(), resource.to_owned()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Every request counter, keyed by (verb, resource).
+    pub fn request_counts(&self) -> BTreeMap<(String, String), u64> {
+        self.state.counts()
+    }
+
+    /// Zeroes the request counters.
+    pub fn reset_request_counts(&self) {
+        self.state.reset_counts();
+    }
+
+    /// Stops serving (every connection, including watches, is closed) and serves again on
+    /// the same port. Objects survive; with `keep_history = false` the event history is
+    /// lost too, as when a real kube-apiserver restarts and rebuilds its watch cache, so
+    /// watches from older resourceVersions get 410 Expired.
+    pub async fn restart(&self, keep_history: bool) -> Result<(), Error> {
+        self.stop_serving().await;
+        if !keep_history {
+            self.faults().compact_history();
+        }
+        let listener = bind(self.addr).await?;
+        let incarnation = Incarnation::spawn(listener, self.state.clone(), self.tls.clone());
+        *self.incarnation.lock().unwrap_or_else(|p| p.into_inner()) = Some(incarnation);
+        Ok(())
+    }
+
+    async fn stop_serving(&self) {
+        let current = self
+            .incarnation
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(inc) = current {
+            inc.stop().await;
+        }
+        for store in self.state.stores() {
+            store.close_watches();
+        }
+    }
+
+    /// Stops serving and closes every connection.
+    pub async fn shutdown(self) {
+        self.stop_serving().await;
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(inc) = self
+            .incarnation
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            inc.cancel.cancel();
+        }
+    }
+}
+
+fn typed_value(spec: &ResourceSpec, stored: &[u8]) -> Result<Value, StatusError> {
+    serde_json::from_slice(&typed_object(spec, stored))
+        .map_err(|e| StatusError::internal(&format!("stored object is unreadable: {e}")))
+}

@@ -1,0 +1,240 @@
+//! `Status` answers with the codes, reasons and messages kube-apiserver uses.
+
+use bytes::Bytes;
+use serde_json::{json, Value};
+
+/// A failed request, as the server answers it: HTTP code, `Status.reason`, message and details.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code} {reason}: {message}")]
+pub struct StatusError {
+    /// HTTP status code.
+    pub code: u16,
+    /// `Status.reason`, e.g. `NotFound`.
+    pub reason: String,
+    /// `Status.message`.
+    pub message: String,
+    /// `Status.details`, when the real server sends them.
+    pub details: Option<Value>,
+    /// Seconds for the `Retry-After` header (429 and some 5xx).
+    pub retry_after: Option<u64>,
+}
+
+impl StatusError {
+    /// A `Status` with no details.
+    pub fn new(code: u16, reason: &str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            reason: reason.to_owned(),
+            message: message.into(),
+            details: None,
+            retry_after: None,
+        }
+    }
+
+    fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// 404 for a path that names no registered resource.
+    pub fn unknown_resource() -> Self {
+        Self::new(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        )
+        .with_details(json!({}))
+    }
+
+    /// 404 `{resource} "{name}" not found`.
+    pub fn not_found(group: &str, plural: &str, name: &str) -> Self {
+        let gr = crate::resource::group_resource(group, plural);
+        Self::new(404, "NotFound", format!("{gr} \"{name}\" not found"))
+            .with_details(details(name, group, plural))
+    }
+
+    /// 409 `{resource} "{name}" already exists`.
+    pub fn already_exists(group: &str, plural: &str, name: &str) -> Self {
+        let gr = crate::resource::group_resource(group, plural);
+        Self::new(
+            409,
+            "AlreadyExists",
+            format!("{gr} \"{name}\" already exists"),
+        )
+        .with_details(details(name, group, plural))
+    }
+
+    /// 409 Conflict on a stale `metadata.resourceVersion`.
+    pub fn conflict(group: &str, plural: &str, name: &str) -> Self {
+        let gr = crate::resource::group_resource(group, plural);
+        Self::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {gr} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
+            ),
+        )
+        .with_details(details(name, group, plural))
+    }
+
+    /// 400 BadRequest.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(400, "BadRequest", message)
+    }
+
+    /// 422 Invalid for `kind "name"`, listing the field errors.
+    pub fn invalid(kind: &str, group: &str, name: &str, causes: &[(&str, String)]) -> Self {
+        let list = causes
+            .iter()
+            .map(|(field, msg)| format!("{field}: {msg}"))
+            .collect::<Vec<_>>();
+        let message = if list.len() == 1 {
+            list[0].clone()
+        } else {
+            format!("[{}]", list.join(", "))
+        };
+        let gk = if group.is_empty() {
+            kind.to_owned()
+        } else {
+            format!("{kind}.{group}")
+        };
+        let causes: Vec<Value> = causes
+            .iter()
+            .map(|(field, msg)| json!({"reason": "FieldValueInvalid", "message": msg, "field": field}))
+            .collect();
+        Self::new(
+            422,
+            "Invalid",
+            format!("{gk} \"{name}\" is invalid: {message}"),
+        )
+        .with_details(json!({"name": name, "group": group, "kind": kind, "causes": causes}))
+    }
+
+    /// 410 Expired, e.g. `too old resource version: X (Y)`.
+    pub fn expired(message: impl Into<String>) -> Self {
+        Self::new(410, "Expired", message)
+    }
+
+    /// 410 Expired for a `continue` token whose snapshot left the history window.
+    pub fn continue_expired() -> Self {
+        Self::expired(
+            "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+        )
+    }
+
+    /// 401 Unauthorized.
+    pub fn unauthorized() -> Self {
+        Self::new(401, "Unauthorized", "Unauthorized")
+    }
+
+    /// 403 Forbidden for `verb` on a resource.
+    pub fn forbidden(
+        user: &str,
+        verb: &str,
+        group: &str,
+        plural: &str,
+        namespace: Option<&str>,
+    ) -> Self {
+        let gr = crate::resource::group_resource(group, plural);
+        let scope = match namespace {
+            Some(ns) => format!("in the namespace \"{ns}\""),
+            None => "at the cluster scope".to_owned(),
+        };
+        Self::new(
+            403,
+            "Forbidden",
+            format!(
+                "{gr} is forbidden: User \"{user}\" cannot {verb} resource \"{plural}\" in API group \"{group}\" {scope}"
+            ),
+        )
+        .with_details(json!({"group": group, "kind": plural}))
+    }
+
+    /// 405 for a verb the path does not serve.
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            405,
+            "MethodNotAllowed",
+            "the server does not allow this method on the requested resource",
+        )
+        .with_details(json!({}))
+    }
+
+    /// 415 for a PATCH type the server does not accept.
+    pub fn unsupported_media_type(content_type: &str) -> Self {
+        Self::new(
+            415,
+            "UnsupportedMediaType",
+            format!("the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json (got {content_type:?})"),
+        )
+    }
+
+    /// 429 with `Retry-After`.
+    pub fn too_many_requests(retry_after: u64) -> Self {
+        let mut s = Self::new(
+            429,
+            "TooManyRequests",
+            "Too many requests, please try again later.",
+        )
+        .with_details(json!({"retryAfterSeconds": retry_after}));
+        s.retry_after = Some(retry_after);
+        s
+    }
+
+    /// 500 InternalError.
+    pub fn internal(message: &str) -> Self {
+        Self::new(
+            500,
+            "InternalError",
+            format!("Internal error occurred: {message}"),
+        )
+        .with_details(json!({"causes": [{"message": message}]}))
+    }
+
+    /// 503 ServiceUnavailable.
+    pub fn service_unavailable(message: &str) -> Self {
+        Self::new(503, "ServiceUnavailable", message.to_owned())
+    }
+
+    /// 504 for a resourceVersion newer than the server has.
+    pub fn too_large_resource_version(asked: u64, current: u64) -> Self {
+        let mut s = Self::new(
+            504,
+            "Timeout",
+            format!("Too large resource version: {asked}, current: {current}"),
+        )
+        .with_details(json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1}));
+        s.retry_after = Some(1);
+        s
+    }
+
+    /// The `Status` object.
+    pub fn to_value(&self) -> Value {
+        let mut v = json!({
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": self.message,
+            "reason": self.reason,
+            "code": self.code,
+        });
+        if let (Some(d), Some(obj)) = (&self.details, v.as_object_mut()) {
+            obj.insert("details".into(), d.clone());
+        }
+        v
+    }
+
+    /// The `Status` object, serialised.
+    pub fn to_bytes(&self) -> Bytes {
+        Bytes::from(self.to_value().to_string())
+    }
+}
+
+fn details(name: &str, group: &str, plural: &str) -> Value {
+    if group.is_empty() {
+        json!({"name": name, "kind": plural})
+    } else {
+        json!({"name": name, "group": group, "kind": plural})
+    }
+}

@@ -1,0 +1,246 @@
+//! The streaming side of a watch: initial ADDED events, the history backlog, live
+//! events filtered by the request's selectors, bookmarks, timeouts and injected faults.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{BufMut, Bytes, BytesMut};
+use serde_json::Value;
+use tokio::sync::mpsc::error::TryRecvError;
+use tokio::time::Instant;
+
+use crate::body::ChunkSender;
+use crate::filter::Filter;
+use crate::resource::ResourceSpec;
+use crate::state::State;
+use crate::store::{Event, EventType, Obj, Subscription, WatchMsg};
+use crate::wire::{bookmark_line, put_event, type_prefix};
+
+/// Flush the buffer to the socket once it holds this much.
+const CHUNK: usize = 64 * 1024;
+
+/// How one watch request streams.
+pub(crate) struct WatchParams {
+    pub spec: ResourceSpec,
+    pub filter: Filter,
+    pub sub: Subscription,
+    /// Only events with a larger resourceVersion are sent.
+    pub since: u64,
+    /// Send the initial objects as ADDED and end them with the `initial-events-end` bookmark.
+    pub initial_end_bookmark: bool,
+    pub timeout: Option<Duration>,
+}
+
+/// A line that is not JSON, for the malformed-line fault.
+const MALFORMED_LINE: &[u8] = b"{\"type\":\"MODIFIED\",\"object\":{\"kind\": this is not JSON\n";
+
+enum Flow {
+    Continue,
+    /// End the stream cleanly.
+    Stop,
+    /// Cut the connection after sending these bytes.
+    Cut(Bytes),
+}
+
+struct Writer {
+    state: Arc<State>,
+    spec: ResourceSpec,
+    prefix: String,
+    filter: Filter,
+    tx: ChunkSender,
+    buf: BytesMut,
+    last_rv: u64,
+    sent_events: u64,
+}
+
+impl Writer {
+    /// Sends the buffer; false when the client is gone.
+    async fn flush(&mut self) -> bool {
+        if self.buf.is_empty() {
+            return true;
+        }
+        let chunk = self.buf.split().freeze();
+        self.tx.send(Ok(chunk)).await.is_ok()
+    }
+
+    fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
+        put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
+        self.sent_events += 1;
+        match self.state.faults.drop_watches_after() {
+            Some(n) if self.sent_events >= n => Flow::Stop,
+            _ => Flow::Continue,
+        }
+    }
+
+    fn on_event(&mut self, event: &Event) -> Flow {
+        if event.rv <= self.last_rv {
+            return Flow::Continue;
+        }
+        self.last_rv = event.rv;
+        let now = self.filter.matches(&event.obj);
+        match event.kind {
+            EventType::Added | EventType::Deleted if now => self.put(event.kind, &event.obj.bytes),
+            EventType::Added | EventType::Deleted => Flow::Continue,
+            EventType::Modified => {
+                let before = event.prev.as_ref().is_some_and(|p| self.filter.matches(p));
+                match (before, now) {
+                    (true, true) => self.put(EventType::Modified, &event.obj.bytes),
+                    (false, true) => self.put(EventType::Added, &event.obj.bytes),
+                    (true, false) => match event.prev.as_ref().and_then(|p| restamp(p, event.rv)) {
+                        // Like the real cacher: the previous content, at the event's resourceVersion.
+                        Some(bytes) => self.put(EventType::Deleted, &bytes),
+                        None => Flow::Continue,
+                    },
+                    (false, false) => Flow::Continue,
+                }
+            }
+        }
+    }
+
+    fn on_message(&mut self, msg: WatchMsg) -> Flow {
+        match msg {
+            WatchMsg::Event(e) => self.on_event(&e),
+            WatchMsg::Bookmark(rv) => {
+                if rv >= self.last_rv {
+                    self.last_rv = rv;
+                    self.buf.put_slice(&bookmark_line(&self.spec, rv, false));
+                }
+                Flow::Continue
+            }
+            WatchMsg::Malformed => {
+                self.buf.put_slice(MALFORMED_LINE);
+                Flow::Continue
+            }
+            WatchMsg::Cut => {
+                self.buf
+                    .put_slice(&MALFORMED_LINE[..MALFORMED_LINE.len() / 2]);
+                Flow::Cut(self.buf.split().freeze())
+            }
+        }
+    }
+
+    /// Ends the stream: cleanly, or by failing the body so the connection drops mid-line.
+    async fn finish(mut self, flow: Flow) {
+        match flow {
+            Flow::Cut(bytes) => {
+                if self.tx.send(Ok(bytes)).await.is_ok() {
+                    let _ = self
+                        .tx
+                        .send(Err(std::io::Error::new(
+                            std::io::ErrorKind::ConnectionAborted,
+                            "injected fault: watch connection cut mid-line",
+                        )))
+                        .await;
+                }
+            }
+            Flow::Continue | Flow::Stop => {
+                self.flush().await;
+            }
+        }
+    }
+}
+
+/// The object's stored bytes with `metadata.resourceVersion` replaced.
+fn restamp(obj: &Obj, rv: u64) -> Option<Bytes> {
+    let mut v: Value = serde_json::from_slice(&obj.bytes).ok()?;
+    v.get_mut("metadata")?
+        .as_object_mut()?
+        .insert("resourceVersion".into(), Value::String(rv.to_string()));
+    serde_json::to_vec(&v).ok().map(Bytes::from)
+}
+
+/// Streams the watch into `tx` until the client leaves, the timeout passes, the server
+/// closes the watch or a fault ends it.
+pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSender) {
+    let WatchParams {
+        spec,
+        filter,
+        sub,
+        since,
+        initial_end_bookmark,
+        timeout,
+    } = params;
+    let Subscription {
+        initial,
+        backlog,
+        rv: subscribed_at,
+        mut rx,
+    } = sub;
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let mut w = Writer {
+        state,
+        prefix: type_prefix(&spec),
+        spec,
+        filter,
+        tx,
+        buf: BytesMut::with_capacity(CHUNK),
+        last_rv: since,
+        sent_events: 0,
+    };
+    if !initial.is_empty() || initial_end_bookmark {
+        for obj in &initial {
+            if !w.filter.matches(obj) {
+                continue;
+            }
+            if let Flow::Stop = w.put(EventType::Added, &obj.bytes) {
+                return w.finish(Flow::Stop).await;
+            }
+            if w.buf.len() >= CHUNK && !w.flush().await {
+                return;
+            }
+        }
+        w.last_rv = w.last_rv.max(subscribed_at);
+        if initial_end_bookmark {
+            let line = bookmark_line(&w.spec, subscribed_at, true);
+            w.buf.put_slice(&line);
+        }
+    }
+    for event in &backlog {
+        if let Flow::Stop = w.on_event(event) {
+            return w.finish(Flow::Stop).await;
+        }
+        if w.buf.len() >= CHUNK && !w.flush().await {
+            return;
+        }
+    }
+    if !w.flush().await {
+        return;
+    }
+    loop {
+        let timeout = async {
+            match deadline {
+                Some(d) => tokio::time::sleep_until(d).await,
+                None => std::future::pending().await,
+            }
+        };
+        let msg = tokio::select! {
+            biased;
+            _ = w.tx.closed() => return,
+            m = rx.recv() => m,
+            _ = timeout => return w.finish(Flow::Stop).await,
+        };
+        let Some(msg) = msg else {
+            return w.finish(Flow::Stop).await;
+        };
+        let mut flow = w.on_message(msg);
+        // Batch whatever is already queued into one chunk.
+        while matches!(flow, Flow::Continue) && w.buf.len() < CHUNK {
+            match rx.try_recv() {
+                Ok(m) => flow = w.on_message(m),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    flow = Flow::Stop;
+                    break;
+                }
+            }
+        }
+        match flow {
+            Flow::Continue => {
+                if !w.flush().await {
+                    return;
+                }
+            }
+            other => return w.finish(other).await,
+        }
+    }
+}

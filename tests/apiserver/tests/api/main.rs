@@ -1,0 +1,10 @@
+//! Raw-HTTP tests of the test API server: every semantic an informer depends on.
+
+mod auth_tls;
+mod binary;
+mod discovery;
+mod faults;
+mod list;
+mod support;
+mod watch;
+mod writes;
