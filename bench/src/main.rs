@@ -28,9 +28,10 @@ static ALLOCATOR: alloc::CountingAllocator = alloc::CountingAllocator;
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,bench=warn")),
         )
         .init();
     let command = match cli::parse(std::env::args().skip(1)) {

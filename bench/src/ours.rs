@@ -80,11 +80,6 @@ impl Ours {
         }
     }
 
-    /// The informer.
-    pub fn informer(&self) -> &SharedIndexInformer<Pod> {
-        &self.informer
-    }
-
     /// Lists started so far (the initial one and every relist).
     pub fn lists(&self) -> u64 {
         self.informer.stats().lists

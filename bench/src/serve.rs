@@ -30,7 +30,11 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     let mut seq = 0usize;
     let mut clock_ticks = 0usize;
-    while let Some(line) = lines.next_line().await.map_err(|e| server_err("read command", e))? {
+    while let Some(line) = lines
+        .next_line()
+        .await
+        .map_err(|e| server_err("read command", e))?
+    {
         let words: Vec<&str> = line.split_whitespace().collect();
         let answer = match words.as_slice() {
             ["modify", m] => match m.parse::<usize>() {
@@ -40,9 +44,10 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
                     seq += m;
                     let pods = args.pods.max(1);
                     let namespaces = args.namespaces.max(1);
-                    let result = tokio::task::spawn_blocking(move || modify(&s, first, m, pods, namespaces))
-                        .await
-                        .map_err(|e| server_err("modify task", e))?;
+                    let result =
+                        tokio::task::spawn_blocking(move || modify(&s, first, m, pods, namespaces))
+                            .await
+                            .map_err(|e| server_err("modify task", e))?;
                     match result {
                         Ok(secs) => format!("done modify {m} secs={secs}"),
                         Err(e) => format!("error modify: {e}"),
@@ -76,7 +81,13 @@ async fn reply(out: &mut tokio::io::Stdout, line: &str) -> Result<(), BenchError
 
 /// `m` merge patches over the seeded pods (`pod-{i}` in `ns-{i % namespaces}`), as fast
 /// as the server takes them. Returns the seconds it took.
-fn modify(server: &RunningServer, first: usize, m: usize, pods: usize, namespaces: usize) -> Result<f64, BenchError> {
+fn modify(
+    server: &RunningServer,
+    first: usize,
+    m: usize,
+    pods: usize,
+    namespaces: usize,
+) -> Result<f64, BenchError> {
     let start = Instant::now();
     for seq in first..first + m {
         let i = seq % pods;

@@ -42,7 +42,8 @@ fn keys(pods: &[Arc<Pod>]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A label pair held by about 1% of the pods (at least one): a selective label query.
+/// The label pair held by the fewest pods among those held by at least 1% of them (or
+/// the most common one): a selective label query with a result worth timing.
 fn selective_label(pods: &[Arc<Pod>]) -> Option<(String, usize)> {
     let mut counts: HashMap<(&str, &str), usize> = HashMap::new();
     for p in pods {
@@ -53,7 +54,7 @@ fn selective_label(pods: &[Arc<Pod>]) -> Option<(String, usize)> {
     let want = (pods.len() / 100).max(1);
     counts
         .into_iter()
-        .min_by_key(|(kv, c)| (c.abs_diff(want), *kv))
+        .min_by_key(|(kv, c)| (*c < want, c.abs_diff(want), *kv))
         .map(|((k, v), c)| (format!("{k}={v}"), c))
 }
 
