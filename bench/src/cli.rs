@@ -1,0 +1,230 @@
+//! Command line: `bench <all|sync|memory|watch|listers|server|codegen>... [--quick] [--out DIR]`,
+//! and the internal `bench serve` child mode.
+
+use std::path::PathBuf;
+
+use crate::error::BenchError;
+
+/// A benchmark section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Initial sync vs kube-rs and the decode floor.
+    Sync,
+    /// Heap per cached object, steady and during a relist.
+    Memory,
+    /// Watch events/s and latency, 1 and 10 handlers.
+    Watch,
+    /// Lister reads.
+    Listers,
+    /// The test server's own list and watch throughput.
+    Server,
+    /// Generation time and compile time.
+    Codegen,
+}
+
+impl Section {
+    /// Every section, in run order.
+    pub const ALL: [Section; 6] = [
+        Section::Sync,
+        Section::Memory,
+        Section::Watch,
+        Section::Listers,
+        Section::Server,
+        Section::Codegen,
+    ];
+
+    /// The section's name on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Sync => "sync",
+            Section::Memory => "memory",
+            Section::Watch => "watch",
+            Section::Listers => "listers",
+            Section::Server => "server",
+            Section::Codegen => "codegen",
+        }
+    }
+
+    /// A one-line title for tables and charts.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Sync => "Initial sync (time to has_synced)",
+            Section::Memory => "Heap per cached Pod, and peak during a relist",
+            Section::Watch => "Watch throughput and latency",
+            Section::Listers => "Lister reads",
+            Section::Server => "Test API server throughput",
+            Section::Codegen => "Code generation and compile time",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|x| x.name() == s)
+    }
+}
+
+/// Options of a benchmark run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunArgs {
+    /// Sections to run, in order.
+    pub sections: Vec<Section>,
+    /// Small sizes, no clean builds (what CI runs).
+    pub quick: bool,
+    /// Output directory.
+    pub out: PathBuf,
+}
+
+/// Options of the child server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServeArgs {
+    /// Pods to seed.
+    pub pods: usize,
+    /// Namespaces they spread over.
+    pub namespaces: usize,
+    /// Watch history window.
+    pub history: usize,
+}
+
+/// What to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Run benchmarks.
+    Run(RunArgs),
+    /// Be the test server child.
+    Serve(ServeArgs),
+    /// Print usage.
+    Help,
+}
+
+/// Usage text.
+pub const USAGE: &str = "\
+bench <all | sync | memory | watch | listers | server | codegen>... [--quick] [--out DIR]
+
+  all        every section (sync, memory, watch, listers, server, codegen)
+  --quick    small sizes and no clean release builds (what CI runs)
+  --out DIR  where results.json, the charts and the table go (default: target/bench)
+
+Writes DIR/results.json (records of sections run replace earlier ones), DIR/<section>.svg,
+DIR/table.md, and prints the table.";
+
+fn number(flag: &str, value: Option<String>) -> Result<usize, BenchError> {
+    let v = value.ok_or_else(|| BenchError::Usage(format!("{flag} needs a number")))?;
+    v.parse()
+        .map_err(|_| BenchError::Usage(format!("{flag} {v:?}: not a non-negative integer")))
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchError> {
+    let mut args = args.into_iter();
+    let Some(first) = args.next() else {
+        return Err(BenchError::Usage(format!("no section given\n{USAGE}")));
+    };
+    match first.as_str() {
+        "-h" | "--help" | "help" => return Ok(Command::Help),
+        "serve" => {
+            let mut serve = ServeArgs {
+                pods: 1000,
+                namespaces: 10,
+                history: 10_000,
+            };
+            while let Some(flag) = args.next() {
+                match flag.as_str() {
+                    "--pods" => serve.pods = number(&flag, args.next())?,
+                    "--namespaces" => serve.namespaces = number(&flag, args.next())?.max(1),
+                    "--history" => serve.history = number(&flag, args.next())?,
+                    other => {
+                        return Err(BenchError::Usage(format!("serve: unknown flag {other:?}")))
+                    }
+                }
+            }
+            return Ok(Command::Serve(serve));
+        }
+        _ => {}
+    }
+    let mut run = RunArgs {
+        sections: Vec::new(),
+        quick: false,
+        out: crate::output::default_dir(),
+    };
+    let mut rest = std::iter::once(first).chain(args);
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--quick" => run.quick = true,
+            "--out" => {
+                run.out = rest
+                    .next()
+                    .map(PathBuf::from)
+                    .ok_or_else(|| BenchError::Usage("--out needs a directory".into()))?
+            }
+            "-h" | "--help" => return Ok(Command::Help),
+            "all" => run.sections.extend(Section::ALL),
+            name => match Section::parse(name) {
+                Some(s) => run.sections.push(s),
+                None => {
+                    return Err(BenchError::Usage(format!(
+                        "unknown section or flag {name:?}\n{USAGE}"
+                    )))
+                }
+            },
+        }
+    }
+    if run.sections.is_empty() {
+        return Err(BenchError::Usage(format!("no section given\n{USAGE}")));
+    }
+    run.sections.dedup();
+    Ok(Command::Run(run))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn all_quick() {
+        let Command::Run(r) = parse(args("all --quick")).unwrap() else {
+            panic!("not a run")
+        };
+        assert!(r.quick);
+        assert_eq!(r.sections, Section::ALL);
+    }
+
+    #[test]
+    fn one_section_with_out() {
+        let Command::Run(r) = parse(args("memory --out /tmp/x")).unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(r.sections, [Section::Memory]);
+        assert_eq!(r.out, PathBuf::from("/tmp/x"));
+        assert!(!r.quick);
+    }
+
+    #[test]
+    fn serve_flags() {
+        assert_eq!(
+            parse(args("serve --pods 5 --namespaces 0 --history 9")).unwrap(),
+            Command::Serve(ServeArgs {
+                pods: 5,
+                namespaces: 1,
+                history: 9
+            })
+        );
+    }
+
+    #[test]
+    fn bad_input_is_a_usage_error() {
+        for bad in [
+            "",
+            "nope",
+            "--quick",
+            "sync --out",
+            "serve --pods x",
+            "serve --what 1",
+        ] {
+            let e = parse(args(bad)).unwrap_err();
+            assert!(matches!(e, BenchError::Usage(_)), "{bad:?}: {e}");
+        }
+    }
+}

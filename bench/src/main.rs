@@ -1,0 +1,120 @@
+//! `bench`: measures our informers side by side with kube-rs on the same test server
+//! and the same data, and writes `results.json`, one SVG chart per section and a table.
+//! Protocol: DESIGN.md section 6; sizes and targets: issue 6.
+
+mod alloc;
+mod chart;
+mod cli;
+mod error;
+mod kube_baseline;
+mod ours;
+mod output;
+mod raw_http;
+mod results;
+mod sections;
+mod serve;
+mod server_process;
+mod table;
+
+use std::process::ExitCode;
+
+use cli::{Command, RunArgs};
+use error::BenchError;
+use results::Record;
+
+#[global_allocator]
+static ALLOCATOR: alloc::CountingAllocator = alloc::CountingAllocator;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error,bench=warn")),
+        )
+        .init();
+    let command = match cli::parse(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("bench: start the tokio runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = match command {
+        Command::Help => {
+            println!("{}", cli::USAGE);
+            Ok(())
+        }
+        Command::Serve(args) => runtime.block_on(serve::serve(args)),
+        Command::Run(args) => runtime.block_on(run(args)),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the sections one after another; a failed section is reported and recorded, and
+/// the others still run. Fails at the end if any section failed.
+async fn run(args: RunArgs) -> Result<(), BenchError> {
+    let ctx = sections::Ctx { quick: args.quick };
+    let mut all: Vec<Record> = Vec::new();
+    let mut failed = Vec::new();
+    for section in &args.sections {
+        eprintln!("bench: running {} ({})", section.name(), section.title());
+        let records = match sections::run(*section, ctx).await {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("bench: section {} failed: {e}", section.name());
+                failed.push(section.name());
+                vec![Record::skipped(
+                    section.name(),
+                    format!("{}.failed", section.name()),
+                    "",
+                    e.to_string(),
+                )]
+            }
+        };
+        print!("\n## {}\n{}", section.title(), table::render(&records));
+        if let Some(svg) = chart::section_svg(section.title(), &records) {
+            output::write_file(
+                &args.out.join(format!("{}.svg", section.name())),
+                svg.as_bytes(),
+            )?;
+        }
+        all.extend(records);
+    }
+    let json = args.out.join("results.json");
+    results::write_merged(&json, &all)?;
+    let merged: Vec<Record> = std::fs::read(&json)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(all);
+    output::write_file(
+        &args.out.join("table.md"),
+        table::markdown(&merged).as_bytes(),
+    )?;
+    eprintln!("bench: wrote {}", json.display());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(BenchError::Informer {
+            who: "benchmark run".into(),
+            reason: format!("sections failed: {}", failed.join(", ")),
+        })
+    }
+}

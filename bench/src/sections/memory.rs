@@ -1,0 +1,149 @@
+//! Heap held per cached Pod after sync (counting allocator; the server is another
+//! process), and the peak during a forced relist of every pod.
+
+use std::time::Duration;
+
+use super::{settle, wait_until, Ctx};
+use crate::alloc;
+use crate::error::BenchError;
+use crate::kube_baseline::KubeReflector;
+use crate::ours::{Ours, OursOptions};
+use crate::results::{Record, Target};
+use crate::server_process::{ServerProcess, ServerSpec};
+
+const SECTION: &str = "memory";
+const RELIST_LIMIT: Duration = Duration::from_secs(600);
+
+/// What one configuration holds.
+struct Held {
+    per_pod: f64,
+    /// Peak during a relist over steady state, when measured.
+    relist_peak_ratio: Option<f64>,
+}
+
+/// Runs the section.
+pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
+    let n = if ctx.quick { 1_000 } else { 10_000 };
+    let mut server = ServerProcess::start(ServerSpec {
+        pods: n,
+        namespaces: super::sync::namespaces_for(n),
+        history: 1_000,
+    })
+    .await?;
+    let result = measure(&mut server, n).await;
+    server.stop().await?;
+    result
+}
+
+async fn ours(
+    server: &mut ServerProcess,
+    n: usize,
+    options: OursOptions,
+    relist: bool,
+) -> Result<Held, BenchError> {
+    settle().await;
+    let base = alloc::live_bytes();
+    let ours = Ours::start(server.url(), &options)?;
+    ours.wait_synced().await?;
+    settle().await;
+    let held = alloc::live_bytes().saturating_sub(base);
+    super::sync::check_count(
+        ours.lister().list(&Default::default()).len(),
+        n,
+        "our cache",
+    )?;
+    let relist_peak_ratio = if relist {
+        let lists_before = ours.lists();
+        let watches_before = ours.watches();
+        alloc::reset_peak();
+        server.command("relist").await?;
+        // Dropped watch -> re-watch gets 410 -> relist -> new watch once the relist is applied.
+        wait_until("our relist after a compaction", RELIST_LIMIT, || {
+            ours.lists() > lists_before && ours.watches() >= watches_before + 2
+        })
+        .await?;
+        settle().await;
+        let peak = alloc::peak_bytes().saturating_sub(base);
+        Some(peak as f64 / held as f64)
+    } else {
+        None
+    };
+    ours.stop().await;
+    Ok(Held {
+        per_pod: held as f64 / n as f64,
+        relist_peak_ratio,
+    })
+}
+
+async fn kube(server: &mut ServerProcess, n: usize) -> Result<Held, BenchError> {
+    settle().await;
+    let base = alloc::live_bytes();
+    let kube = KubeReflector::start(server.url(), None)?;
+    kube.wait_synced().await?;
+    settle().await;
+    let held = alloc::live_bytes().saturating_sub(base);
+    super::sync::check_count(kube.len(), n, "kube-rs store")?;
+    let lists_before = kube.lists_done();
+    alloc::reset_peak();
+    server.command("relist").await?;
+    wait_until("kube-rs relist after a compaction", RELIST_LIMIT, || {
+        kube.lists_done() > lists_before
+    })
+    .await?;
+    settle().await;
+    let peak = alloc::peak_bytes().saturating_sub(base);
+    kube.stop().await;
+    Ok(Held {
+        per_pod: held as f64 / n as f64,
+        relist_peak_ratio: Some(peak as f64 / held as f64),
+    })
+}
+
+async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, BenchError> {
+    let kube = kube(server, n).await?;
+    let default = ours(server, n, OursOptions::default(), true).await?;
+    let dropped = ours(
+        server,
+        n,
+        OursOptions {
+            drop_managed_fields: true,
+            ..Default::default()
+        },
+        false,
+    )
+    .await?;
+    let p = format!("memory.n{n}");
+    let mut records = vec![
+        Record::new(SECTION, format!("{p}.kube-rs_per_pod"), kube.per_pod, "B"),
+        Record::new(
+            SECTION,
+            format!("{p}.ours_default_per_pod"),
+            default.per_pod,
+            "B",
+        )
+        .against("kube-rs", kube.per_pod)
+        .target(Target::ratio_at_most(0.5)),
+        Record::new(
+            SECTION,
+            format!("{p}.ours_drop_managed_fields_per_pod"),
+            dropped.per_pod,
+            "B",
+        )
+        .against("kube-rs", kube.per_pod),
+        Record::skipped(
+            SECTION,
+            format!("{p}.ours_compact_per_pod"),
+            "B",
+            "the runtime has no compact cache mode yet",
+        )
+        .target(Target::value_at_most(3_000.0)),
+    ];
+    if let (Some(ours), Some(theirs)) = (default.relist_peak_ratio, kube.relist_peak_ratio) {
+        records.push(
+            Record::new(SECTION, format!("{p}.relist_peak_over_steady"), ours, "x")
+                .against("kube-rs", theirs)
+                .target(Target::value_at_most(1.3)),
+        );
+    }
+    Ok(records)
+}

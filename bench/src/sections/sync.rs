@@ -1,0 +1,134 @@
+//! Initial sync: time from start to `has_synced` for N pods, against kube-rs and the
+//! decode floor (serde_json decoding the very bytes the server sends for the full list).
+
+use std::time::Instant;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::List;
+
+use super::{timed, Ctx};
+use crate::error::BenchError;
+use crate::kube_baseline::KubeReflector;
+use crate::ours::{Ours, OursOptions};
+use crate::raw_http;
+use crate::results::{Record, Target};
+use crate::server_process::{ServerProcess, ServerSpec};
+
+const SECTION: &str = "sync";
+
+/// Pod counts measured.
+pub fn sizes(ctx: Ctx) -> &'static [usize] {
+    if ctx.quick {
+        &[1_000]
+    } else {
+        &[10_000, 100_000]
+    }
+}
+
+/// Namespaces `n` pods spread over (about 1000 per namespace, at most 100).
+pub fn namespaces_for(n: usize) -> usize {
+    (n / 1000).clamp(1, 100)
+}
+
+/// Runs the section.
+pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
+    let mut records = Vec::new();
+    for &n in sizes(ctx) {
+        let server = ServerProcess::start(ServerSpec {
+            pods: n,
+            namespaces: namespaces_for(n),
+            history: 1_000,
+        })
+        .await?;
+        let result = measure(&server, n, ctx).await;
+        server.stop().await?;
+        records.extend(result?);
+    }
+    Ok(records)
+}
+
+/// Best of 5 seconds for serde_json to decode `bytes` as a `PodList`, and its item count.
+pub fn decode_floor(bytes: &[u8]) -> Result<(f64, usize), BenchError> {
+    let mut best = f64::INFINITY;
+    let mut items = 0;
+    for _ in 0..5 {
+        let start = Instant::now();
+        let list: List<Pod> = serde_json::from_slice(bytes).map_err(|e| BenchError::Decode {
+            what: "full pod list for the decode floor".into(),
+            source: e,
+        })?;
+        best = best.min(start.elapsed().as_secs_f64());
+        items = list.items.len();
+        drop(list);
+    }
+    Ok((best, items))
+}
+
+async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Record>, BenchError> {
+    let url = server.url();
+    let bytes = raw_http::get_bytes(&format!("{url}/api/v1/pods")).await?;
+    let (floor, items) = decode_floor(&bytes)?;
+    check_count(items, n, "decode floor list")?;
+    let mb_per_s = bytes.len() as f64 / floor / 1e6;
+    let per_pod = bytes.len() as f64 / n as f64;
+    drop(bytes);
+
+    // Small runs are noisy on a shared machine: best of 3; the large one runs once.
+    let reps = if n <= 10_000 && !ctx.quick { 3 } else { 1 };
+    let mut ours_best = f64::INFINITY;
+    let mut kube_best = f64::INFINITY;
+    for _ in 0..reps {
+        let (t, ours) = timed(async {
+            let ours = Ours::start(url, &OursOptions::default())?;
+            ours.wait_synced().await?;
+            Ok::<_, BenchError>(ours)
+        })
+        .await;
+        let ours = ours?;
+        check_count(
+            ours.lister().list(&Default::default()).len(),
+            n,
+            "our cache",
+        )?;
+        ours.stop().await;
+        ours_best = ours_best.min(t);
+
+        let (t, kube) = timed(async {
+            let kube = KubeReflector::start(url, None)?;
+            kube.wait_synced().await?;
+            Ok::<_, BenchError>(kube)
+        })
+        .await;
+        let kube = kube?;
+        check_count(kube.len(), n, "kube-rs store")?;
+        kube.stop().await;
+        kube_best = kube_best.min(t);
+    }
+
+    let p = format!("sync.n{n}");
+    Ok(vec![
+        Record::new(SECTION, format!("{p}.list_json_per_pod"), per_pod, "B"),
+        Record::new(SECTION, format!("{p}.decode_floor"), floor, "s").note(format!(
+            "serde_json, List<Pod>, best of 5: {mb_per_s:.0} MB/s"
+        )),
+        Record::new(SECTION, format!("{p}.kube-rs"), kube_best, "s"),
+        Record::new(SECTION, format!("{p}.ours_vs_floor"), ours_best, "s")
+            .against("decode floor", floor)
+            .target(Target::ratio_at_most(1.3)),
+        Record::new(SECTION, format!("{p}.ours_vs_kube-rs"), ours_best, "s")
+            .against("kube-rs", kube_best)
+            .target(Target::ratio_at_most(0.5)),
+    ])
+}
+
+/// Fails when a cache or list holds other than `expected` objects.
+pub fn check_count(got: usize, expected: usize, what: &str) -> Result<(), BenchError> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(BenchError::Informer {
+            who: what.to_owned(),
+            reason: format!("holds {got} pods, expected {expected}"),
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! `bench serve`: the test API server child (see `server_process` for the protocol).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+use test_apiserver::{fixtures, RunningServer, TestApiServer};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::cli::ServeArgs;
+use crate::error::BenchError;
+use crate::server_process::{SENT_ANNOTATION, SEQ_ANNOTATION};
+
+fn server_err(step: &str, e: impl std::fmt::Display) -> BenchError {
+    BenchError::Server(format!("{step}: {e}"))
+}
+
+/// Serves until stdin closes, answering commands.
+pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
+    let server = TestApiServer::builder()
+        .seed_pods(args.pods)
+        .seed_namespaces(args.namespaces)
+        .history(args.history.max(1))
+        .start()
+        .await
+        .map_err(|e| server_err("start the test API server", e))?;
+    let server = Arc::new(server);
+    let mut out = tokio::io::stdout();
+    reply(&mut out, &format!("listening on {}", server.url())).await?;
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut seq = 0usize;
+    let mut clock_ticks = 0usize;
+    while let Some(line) = lines
+        .next_line()
+        .await
+        .map_err(|e| server_err("read command", e))?
+    {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let answer = match words.as_slice() {
+            ["modify", m] => match m.parse::<usize>() {
+                Ok(m) => {
+                    let s = server.clone();
+                    let first = seq;
+                    seq += m;
+                    let pods = args.pods.max(1);
+                    let namespaces = args.namespaces.max(1);
+                    let result =
+                        tokio::task::spawn_blocking(move || modify(&s, first, m, pods, namespaces))
+                            .await
+                            .map_err(|e| server_err("modify task", e))?;
+                    match result {
+                        Ok(secs) => format!("done modify {m} secs={secs}"),
+                        Err(e) => format!("error modify: {e}"),
+                    }
+                }
+                Err(_) => format!("error bad count {m:?}"),
+            },
+            ["relist"] => {
+                clock_ticks += 1;
+                match force_relist(&server, clock_ticks) {
+                    Ok(()) => "done relist".to_owned(),
+                    Err(e) => format!("error relist: {e}"),
+                }
+            }
+            _ => format!("error unknown command {line:?}"),
+        };
+        reply(&mut out, &answer).await?;
+    }
+    if let Ok(server) = Arc::try_unwrap(server) {
+        server.shutdown().await;
+    }
+    Ok(())
+}
+
+async fn reply(out: &mut tokio::io::Stdout, line: &str) -> Result<(), BenchError> {
+    out.write_all(format!("{line}\n").as_bytes())
+        .await
+        .map_err(|e| server_err("write reply", e))?;
+    out.flush().await.map_err(|e| server_err("write reply", e))
+}
+
+/// `m` merge patches over the seeded pods (`pod-{i}` in `ns-{i % namespaces}`), as fast
+/// as the server takes them. Returns the seconds it took.
+fn modify(
+    server: &RunningServer,
+    first: usize,
+    m: usize,
+    pods: usize,
+    namespaces: usize,
+) -> Result<f64, BenchError> {
+    let start = Instant::now();
+    for seq in first..first + m {
+        let i = seq % pods;
+        let ns = format!("ns-{}", i % namespaces);
+        let patch = json!({"metadata": {"annotations": {
+            SEQ_ANNOTATION: seq.to_string(),
+            SENT_ANNOTATION: crate::sections::now_ns().to_string(),
+        }}});
+        server
+            .patch_merge("pods", Some(&ns), &format!("pod-{i}"), patch)
+            .map_err(|e| server_err(&format!("patch pod-{i} in {ns}"), e))?;
+    }
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// Makes every pod watcher relist: a write to another resource moves the global
+/// resourceVersion past what pod watchers have seen, the pod history is compacted to it,
+/// and their connections are cut, so their re-watch gets 410 Expired.
+fn force_relist(server: &RunningServer, tick: usize) -> Result<(), BenchError> {
+    server
+        .create(
+            "configmaps",
+            Some("ns-0"),
+            fixtures::config_map("ns-0", &format!("bench-clock-{tick}"), tick),
+        )
+        .map_err(|e| server_err("create a configmap to move the clock", e))?;
+    let faults = server.faults();
+    faults.compact_history();
+    faults.cut_watches();
+    Ok(())
+}

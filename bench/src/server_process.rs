@@ -1,0 +1,171 @@
+//! The test API server in a child process (this same binary, `bench serve`), so the
+//! server's heap and allocations never count in our memory figures.
+//!
+//! Protocol: the child prints `listening on URL`, then answers one line per command
+//! read from stdin, each reply starting with `done` (or `error`):
+//! - `modify M`: M merge patches cycling over the seeded pods, each stamping the
+//!   annotations [`SEQ_ANNOTATION`] and [`SENT_ANNOTATION`] (wall clock, ns);
+//!   reply `done modify M secs=S`.
+//! - `relist`: compacts the watch history and drops every watch, forcing clients to relist;
+//!   reply `done relist`.
+//!
+//! The child exits when its stdin closes.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::error::BenchError;
+
+/// Annotation carrying the sequence number of a benchmark modification.
+pub const SEQ_ANNOTATION: &str = "bench.informers.rs/seq";
+/// Annotation carrying the wall-clock time (ns since the epoch) the server was asked to write.
+pub const SENT_ANNOTATION: &str = "bench.informers.rs/sent-ns";
+
+/// How the child server is seeded.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerSpec {
+    /// Pods to seed.
+    pub pods: usize,
+    /// Namespaces they spread over.
+    pub namespaces: usize,
+    /// Watch history window (events).
+    pub history: usize,
+}
+
+/// A running child server.
+pub struct ServerProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+    url: String,
+}
+
+/// Generous limit for seeding and for one command.
+const STEP_LIMIT: Duration = Duration::from_secs(600);
+
+impl ServerProcess {
+    /// Starts `bench serve` seeded per `spec` and waits for its address.
+    pub async fn start(spec: ServerSpec) -> Result<Self, BenchError> {
+        let exe = std::env::current_exe()
+            .map_err(|e| BenchError::Server(format!("locate own binary: {e}")))?;
+        let mut child = Command::new(&exe)
+            .arg("serve")
+            .arg("--pods")
+            .arg(spec.pods.to_string())
+            .arg("--namespaces")
+            .arg(spec.namespaces.to_string())
+            .arg("--history")
+            .arg(spec.history.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| BenchError::Server(format!("spawn {} serve: {e}", exe.display())))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| BenchError::Server("child has no stdin".into()))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| BenchError::Server("child has no stdout".into()))?;
+        let mut lines = BufReader::new(stdout).lines();
+        let first = read_line(&mut lines, "startup").await?;
+        let url = first
+            .strip_prefix("listening on ")
+            .ok_or_else(|| BenchError::Server(format!("unexpected first line {first:?}")))?
+            .trim()
+            .to_owned();
+        Ok(Self {
+            child,
+            stdin,
+            lines,
+            url,
+        })
+    }
+
+    /// The server's base URL, e.g. `http://127.0.0.1:34567`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Sends one command and returns the child's `done ...` reply.
+    pub async fn command(&mut self, command: &str) -> Result<String, BenchError> {
+        self.stdin
+            .write_all(format!("{command}\n").as_bytes())
+            .await
+            .map_err(|e| BenchError::Server(format!("send {command:?}: {e}")))?;
+        self.stdin
+            .flush()
+            .await
+            .map_err(|e| BenchError::Server(format!("send {command:?}: {e}")))?;
+        let reply = read_line(&mut self.lines, command).await?;
+        if reply.starts_with("done") {
+            Ok(reply)
+        } else {
+            Err(BenchError::Server(format!(
+                "{command:?} answered {reply:?}"
+            )))
+        }
+    }
+
+    /// Closes the child's stdin and waits for it to exit.
+    pub async fn stop(mut self) -> Result<(), BenchError> {
+        drop(self.stdin);
+        match tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(BenchError::Server(format!("wait for exit: {e}"))),
+            Err(_) => self
+                .child
+                .kill()
+                .await
+                .map_err(|e| BenchError::Server(format!("kill after exit timeout: {e}"))),
+        }
+    }
+}
+
+async fn read_line(
+    lines: &mut Lines<BufReader<ChildStdout>>,
+    step: &str,
+) -> Result<String, BenchError> {
+    match tokio::time::timeout(STEP_LIMIT, lines.next_line()).await {
+        Ok(Ok(Some(line))) => Ok(line),
+        Ok(Ok(None)) => Err(BenchError::Server(format!("exited during {step:?}"))),
+        Ok(Err(e)) => Err(BenchError::Server(format!("read reply to {step:?}: {e}"))),
+        Err(_) => Err(BenchError::Timeout(
+            format!("server step {step:?}"),
+            STEP_LIMIT,
+        )),
+    }
+}
+
+/// A `key=value` field of a reply line, e.g. `secs` in `done modify 10 secs=0.5`.
+pub fn reply_field(reply: &str, key: &str) -> Option<f64> {
+    reply
+        .split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .find(|(k, _)| *k == key)
+        .and_then(|(_, v)| v.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_fields_parse() {
+        assert_eq!(
+            reply_field("done modify 10 secs=0.5 rv=12", "secs"),
+            Some(0.5)
+        );
+        assert_eq!(
+            reply_field("done modify 10 secs=0.5 rv=12", "rv"),
+            Some(12.0)
+        );
+        assert_eq!(reply_field("done relist", "secs"), None);
+    }
+}
