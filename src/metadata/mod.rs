@@ -98,8 +98,9 @@ impl MetadataSharedInformerFactory {
         FactoryBuilder::new(client)
     }
 
-    /// The factory core (client, options, registry).
-    pub fn core(&self) -> &SharedInformerFactoryCore {
+    /// The factory core (client, options, registry). Not `core()`: that is the core API
+    /// group's accessor of the generated `MetadataGroups`.
+    pub fn factory_core(&self) -> &SharedInformerFactoryCore {
         &self.core
     }
 
