@@ -43,6 +43,11 @@
 //! (`replica_sets()`, `network_policies()`). [`SharedInformerFactory::for_resource`] resolves a
 //! `GroupVersionResource` at run time.
 //!
+//! [`MetadataGroups`] gives the runtime's `MetadataSharedInformerFactory` the same
+//! accessors for metadata-only informers: with it in scope,
+//! `metadata_factory.core().v1().pods()` is the factory's `typed::<Pod>()` informer,
+//! caching `PartialObjectMeta<Pod>` (only each Pod's `ObjectMeta`).
+//!
 //! Generated at build time by `informer-gen` from the resource table of the Kubernetes
 //! version the final binary enables in k8s-openapi (this crate never picks one). One cargo
 //! feature per API group, named like its accessor, all on by default.

@@ -12,6 +12,7 @@
 mod factory;
 mod informers;
 mod listers;
+mod metadata;
 mod output;
 pub mod types;
 
@@ -27,7 +28,8 @@ pub use output::{GeneratedFiles, WriteError};
 pub enum Target {
     /// Only typed listers (`PodLister`, `PodNamespaceLister`), in `group::version` modules.
     Listers,
-    /// Informers, group/version accessors and `SharedInformerFactory`.
+    /// Informers, group/version accessors, `SharedInformerFactory` and the metadata-only
+    /// accessors (`MetadataGroups`).
     Informers {
         /// Path of a module tree holding the listers (`::listers`), laid out the same
         /// `group::version` way; `None` emits the listers next to the informers.
@@ -336,7 +338,8 @@ fn tree_files(
 
 fn root_module(ctx: &Ctx<'_>, api: &Api) -> Result<Module, EmitError> {
     let what = if ctx.informers() {
-        "Typed shared informers and the `SharedInformerFactory`"
+        "Typed shared informers, the `SharedInformerFactory` and the metadata-only \
+         accessors of `MetadataGroups`"
     } else {
         "Typed listers"
     };
@@ -345,7 +348,9 @@ fn root_module(ctx: &Ctx<'_>, api: &Api) -> Result<Module, EmitError> {
         ctx.options.source_description
     );
     let items = if ctx.informers() {
-        factory::factory_items(ctx, api)
+        let mut items = factory::factory_items(ctx, api);
+        items.extend(metadata::root_items(ctx, api));
+        items
     } else {
         quote!()
     };
@@ -375,7 +380,9 @@ fn group_module(ctx: &Ctx<'_>, group: &ApiGroup) -> Result<Module, EmitError> {
         "Listers"
     };
     let items = if ctx.informers() {
-        informers::group_items(ctx, group)
+        let mut items = informers::group_items(ctx, group);
+        items.extend(metadata::group_items(ctx, group));
+        items
     } else {
         quote!()
     };
@@ -408,7 +415,9 @@ fn version_module(
         "Listers"
     };
     let items = if ctx.informers() {
-        informers::version_items(ctx, &shown, version)
+        let mut items = informers::version_items(ctx, &shown, version);
+        items.extend(metadata::version_items(ctx, &shown, version)?);
+        items
     } else {
         quote!()
     };

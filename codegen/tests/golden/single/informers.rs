@@ -157,6 +157,43 @@ impl SharedInformerFactory {
         rbac_authorization::Group::new(self.factory.clone())
     }
 }
+/// Metadata-only informers of every resource of the golden fixture, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
+///
+/// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
+pub trait MetadataGroups {
+    /// The metadata-only informers of `apps`.
+    fn apps(&self) -> apps::MetadataGroup;
+    /// The metadata-only informers of `autoscaling`.
+    fn autoscaling(&self) -> autoscaling::MetadataGroup;
+    /// The metadata-only informers of the core API group (`""`).
+    fn core(&self) -> core::MetadataGroup;
+    /// The metadata-only informers of `flowcontrol.apiserver.k8s.io`.
+    fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::MetadataGroup;
+    /// The metadata-only informers of `rbac.authorization.k8s.io`.
+    fn rbac_authorization(&self) -> rbac_authorization::MetadataGroup;
+}
+impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
+    #[inline]
+    fn apps(&self) -> apps::MetadataGroup {
+        apps::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn autoscaling(&self) -> autoscaling::MetadataGroup {
+        autoscaling::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn core(&self) -> core::MetadataGroup {
+        core::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::MetadataGroup {
+        flowcontrol_apiserver::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn rbac_authorization(&self) -> rbac_authorization::MetadataGroup {
+        rbac_authorization::MetadataGroup::new(self.clone())
+    }
+}
 /// Informers of apps.
 pub mod apps {
     /// The informers of apps in a factory, by version.
@@ -176,6 +213,23 @@ pub mod apps {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The metadata-only informers of apps in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
     /// Informers of apps/v1.
     pub mod v1 {
         /// The informers of apps/v1 in a factory (client-go's `apps/v1` `Interface`).
@@ -193,6 +247,29 @@ pub mod apps {
             #[inline]
             pub fn deployments(&self) -> DeploymentInformer {
                 DeploymentInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of apps/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (the factory's `typed::<Deployment>()`).
+            #[inline]
+            pub fn deployments(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            > {
+                self.factory.typed::<::k8s_openapi::api::apps::v1::Deployment>()
             }
         }
         /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
@@ -330,6 +407,28 @@ pub mod autoscaling {
             v2::Version::new(self.factory.clone())
         }
     }
+    /// The metadata-only informers of autoscaling in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+        /// The metadata-only informers of version v2.
+        #[inline]
+        pub fn v2(&self) -> v2::MetadataVersion {
+            v2::MetadataVersion::new(self.factory.clone())
+        }
+    }
     /// Informers of autoscaling/v1.
     pub mod v1 {
         /// The informers of autoscaling/v1 in a factory (client-go's `autoscaling/v1` `Interface`).
@@ -347,6 +446,32 @@ pub mod autoscaling {
             #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of autoscaling/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .typed::<
+                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                    >()
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
@@ -482,6 +607,32 @@ pub mod autoscaling {
             #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of autoscaling/v2 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .typed::<
+                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                    >()
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
@@ -620,6 +771,23 @@ pub mod core {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The metadata-only informers of the core API group in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
     /// Informers of core/v1.
     pub mod v1 {
         /// The informers of core/v1 in a factory (client-go's `core/v1` `Interface`).
@@ -642,6 +810,38 @@ pub mod core {
             #[inline]
             pub fn pods(&self) -> PodInformer {
                 PodInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of core/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+            #[inline]
+            pub fn nodes(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::core::v1::Node,
+            > {
+                self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+            }
+            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+            #[inline]
+            pub fn pods(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::core::v1::Pod,
+            > {
+                self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
             }
         }
         /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
@@ -864,6 +1064,23 @@ pub mod flowcontrol_apiserver {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The metadata-only informers of flowcontrol.apiserver.k8s.io in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
     /// Informers of flowcontrol.apiserver.k8s.io/v1.
     pub mod v1 {
         /// The informers of flowcontrol.apiserver.k8s.io/v1 in a factory (client-go's `flowcontrol.apiserver.k8s.io/v1` `Interface`).
@@ -881,6 +1098,29 @@ pub mod flowcontrol_apiserver {
             #[inline]
             pub fn flow_schemas(&self) -> FlowSchemaInformer {
                 FlowSchemaInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+            #[inline]
+            pub fn flow_schemas(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            > {
+                self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
             }
         }
         /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
@@ -1012,6 +1252,23 @@ pub mod rbac_authorization {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The metadata-only informers of rbac.authorization.k8s.io in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
     /// Informers of rbac.authorization.k8s.io/v1.
     pub mod v1 {
         /// The informers of rbac.authorization.k8s.io/v1 in a factory (client-go's `rbac.authorization.k8s.io/v1` `Interface`).
@@ -1029,6 +1286,29 @@ pub mod rbac_authorization {
             #[inline]
             pub fn cluster_roles(&self) -> ClusterRoleInformer {
                 ClusterRoleInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of rbac.authorization.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+            #[inline]
+            pub fn cluster_roles(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            > {
+                self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
             }
         }
         /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).

@@ -17,3 +17,20 @@ impl Group {
         v1::Version::new(self.factory.clone())
     }
 }
+/// The metadata-only informers of rbac.authorization.k8s.io in a `MetadataSharedInformerFactory`, by version.
+#[derive(Clone, Debug)]
+pub struct MetadataGroup {
+    factory: ::informer_runtime::MetadataSharedInformerFactory,
+}
+impl MetadataGroup {
+    /// The accessor over `factory`.
+    #[inline]
+    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        Self { factory }
+    }
+    /// The metadata-only informers of version v1.
+    #[inline]
+    pub fn v1(&self) -> v1::MetadataVersion {
+        v1::MetadataVersion::new(self.factory.clone())
+    }
+}

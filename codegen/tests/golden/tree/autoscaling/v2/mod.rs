@@ -18,3 +18,25 @@ impl Version {
         HorizontalPodAutoscalerInformer::new(self.factory.clone())
     }
 }
+/// The metadata-only informers of autoscaling/v2 in a `MetadataSharedInformerFactory`.
+#[derive(Clone, Debug)]
+pub struct MetadataVersion {
+    factory: ::informer_runtime::MetadataSharedInformerFactory,
+}
+impl MetadataVersion {
+    /// The accessor over `factory`.
+    #[inline]
+    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        Self { factory }
+    }
+    /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+    #[inline]
+    pub fn horizontal_pod_autoscalers(
+        &self,
+    ) -> ::informer_runtime::metadata::MetadataInformer<
+        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+    > {
+        self.factory
+            .typed::<::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler>()
+    }
+}

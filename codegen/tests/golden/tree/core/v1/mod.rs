@@ -25,3 +25,33 @@ impl Version {
         PodInformer::new(self.factory.clone())
     }
 }
+/// The metadata-only informers of core/v1 in a `MetadataSharedInformerFactory`.
+#[derive(Clone, Debug)]
+pub struct MetadataVersion {
+    factory: ::informer_runtime::MetadataSharedInformerFactory,
+}
+impl MetadataVersion {
+    /// The accessor over `factory`.
+    #[inline]
+    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        Self { factory }
+    }
+    /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+    #[inline]
+    pub fn nodes(
+        &self,
+    ) -> ::informer_runtime::metadata::MetadataInformer<
+        ::k8s_openapi::api::core::v1::Node,
+    > {
+        self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+    }
+    /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+    #[inline]
+    pub fn pods(
+        &self,
+    ) -> ::informer_runtime::metadata::MetadataInformer<
+        ::k8s_openapi::api::core::v1::Pod,
+    > {
+        self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
+    }
+}

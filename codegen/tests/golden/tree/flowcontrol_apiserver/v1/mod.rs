@@ -18,3 +18,24 @@ impl Version {
         FlowSchemaInformer::new(self.factory.clone())
     }
 }
+/// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+#[derive(Clone, Debug)]
+pub struct MetadataVersion {
+    factory: ::informer_runtime::MetadataSharedInformerFactory,
+}
+impl MetadataVersion {
+    /// The accessor over `factory`.
+    #[inline]
+    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        Self { factory }
+    }
+    /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+    #[inline]
+    pub fn flow_schemas(
+        &self,
+    ) -> ::informer_runtime::metadata::MetadataInformer<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    > {
+        self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
+    }
+}

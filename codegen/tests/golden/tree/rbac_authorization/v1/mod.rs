@@ -18,3 +18,24 @@ impl Version {
         ClusterRoleInformer::new(self.factory.clone())
     }
 }
+/// The metadata-only informers of rbac.authorization.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+#[derive(Clone, Debug)]
+pub struct MetadataVersion {
+    factory: ::informer_runtime::MetadataSharedInformerFactory,
+}
+impl MetadataVersion {
+    /// The accessor over `factory`.
+    #[inline]
+    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        Self { factory }
+    }
+    /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+    #[inline]
+    pub fn cluster_roles(
+        &self,
+    ) -> ::informer_runtime::metadata::MetadataInformer<
+        ::k8s_openapi::api::rbac::v1::ClusterRole,
+    > {
+        self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
+    }
+}
