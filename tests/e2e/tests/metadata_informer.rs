@@ -1,6 +1,6 @@
 //! Metadata-only informers against the test API server: `PartialObjectMetadata`
-//! negotiation (and its absence), typed and discovery-driven factories, listers,
-//! the namespace index and label selectors.
+//! negotiation (and its absence), typed, generated (`MetadataGroups`) and
+//! discovery-driven factories, listers, the namespace index and label selectors.
 
 mod common;
 
@@ -15,6 +15,8 @@ use informer_runtime::metadata::{
 use informer_runtime::{
     GroupVersionResource, ListOptions, ResourceEventHandlerFuncs, Selector, WatchEvent,
 };
+use informers::{MetadataGroups, SharedInformerFactory};
+use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 use test_apiserver::{fixtures, TestApiServer};
@@ -228,5 +230,166 @@ async fn a_server_ignoring_partial_object_metadata_still_works() {
     })
     .await;
     factory.shutdown().await;
+    server.shutdown().await;
+}
+
+fn deployment(namespace: &str, name: &str, tier: &str) -> Value {
+    serde_json::json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"tier": tier}},
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": "main", "image": "registry.example/shop:1"}]},
+            },
+        },
+    })
+}
+
+/// Waits until `resource` has as many watches as lists, so that counting both afterwards
+/// catches a second list+watch (the watch follows the list asynchronously).
+async fn watches_caught_up(server: &test_apiserver::RunningServer, resource: &str) {
+    eventually("the watches following the lists", || {
+        server.request_count("watch", resource) >= server.request_count("list", resource)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_metadata_accessors_share_one_informer_next_to_the_typed_factory() {
+    let server = TestApiServer::builder()
+        .seed_pods(12)
+        .seed_namespaces(3)
+        .start()
+        .await
+        .unwrap();
+    for (i, tier) in ["web", "web", "db", "web", "db"].iter().enumerate() {
+        let namespace = format!("ns-{}", i % 2);
+        server
+            .create(
+                "deployments.apps",
+                None,
+                deployment(&namespace, &format!("deploy-{i}"), tier),
+            )
+            .unwrap();
+    }
+    let c = client(&server.url());
+    let metadata_factory = MetadataSharedInformerFactory::new(c.clone(), Duration::ZERO);
+    let typed_factory = SharedInformerFactory::new(c);
+
+    let pods = metadata_factory.core().v1().pods();
+    let deployments = metadata_factory.apps().v1().deployments();
+    let typed_pods = typed_factory.core().v1().pods();
+    let _ = typed_pods.informer();
+    // The generated accessor is the factory's `typed::<K>()`: asking again, either way,
+    // must not add an informer (checked below by counting lists and watches).
+    let again = metadata_factory.core().v1().pods();
+    let by_type = metadata_factory.typed::<Pod>();
+    assert_eq!(
+        metadata_factory.apps().v1().deployments().resource(),
+        metadata_factory.typed::<Deployment>().resource()
+    );
+
+    metadata_factory.start();
+    typed_factory.start();
+    metadata_factory
+        .wait_for_cache_sync_timeout(SYNC)
+        .await
+        .unwrap();
+    tokio::time::timeout(SYNC, typed_factory.wait_for_cache_sync())
+        .await
+        .unwrap()
+        .unwrap();
+
+    let pod_lister = pods.lister();
+    assert_eq!(pod_lister.list(&everything()).len(), 12);
+    assert_eq!(again.lister().list(&everything()).len(), 12);
+    assert_eq!(by_type.lister().list(&everything()).len(), 12);
+    let p = pod_lister.namespaced("ns-1").get("pod-1").unwrap();
+    assert_eq!((p.api_version.as_str(), p.kind.as_str()), ("v1", "Pod"));
+    assert_eq!(p.metadata.namespace.as_deref(), Some("ns-1"));
+    let web_in_ns0 = pod_lister
+        .namespaced("ns-0")
+        .list(&"tier=web".parse().unwrap());
+    assert!(!web_in_ns0.is_empty());
+    assert!(web_in_ns0.iter().all(|m| {
+        m.metadata.namespace.as_deref() == Some("ns-0")
+            && m.metadata.labels.as_ref().unwrap()["tier"] == "web"
+    }));
+    let ns2 = pods
+        .informer()
+        .indexer()
+        .by_index("namespace", "ns-2")
+        .unwrap();
+    assert_eq!(ns2.len(), 4);
+    assert_eq!(
+        typed_pods.lister().list(&everything()).len(),
+        12,
+        "the typed factory on the same client caches full pods beside"
+    );
+
+    let deployment_lister = deployments.lister();
+    assert_eq!(deployment_lister.list(&everything()).len(), 5);
+    let d = deployment_lister
+        .namespaced("ns-1")
+        .get("deploy-3")
+        .unwrap();
+    assert_eq!(
+        (d.api_version.as_str(), d.kind.as_str()),
+        ("apps/v1", "Deployment")
+    );
+    let web_in_ns1 = deployment_lister
+        .namespaced("ns-1")
+        .list(&"tier=web".parse().unwrap());
+    let mut names: Vec<_> = web_in_ns1
+        .iter()
+        .filter_map(|m| m.metadata.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["deploy-1", "deploy-3"]);
+    assert_eq!(deployment_lister.list(&"tier=db".parse().unwrap()).len(), 2);
+
+    watches_caught_up(&server, "pods").await;
+    watches_caught_up(&server, "deployments.apps").await;
+    let counts = server.request_counts();
+    // One list+watch of pods per factory, one of deployments for the metadata factory.
+    assert_eq!(server.request_count("list", "pods"), 2, "{counts:?}");
+    assert_eq!(server.request_count("watch", "pods"), 2, "{counts:?}");
+    assert_eq!(
+        server.request_count("list", "deployments.apps"),
+        1,
+        "{counts:?}"
+    );
+    assert_eq!(
+        server.request_count("watch", "deployments.apps"),
+        1,
+        "{counts:?}"
+    );
+
+    server
+        .create("pods", None, fixtures::pod("ns-2", "late", 13))
+        .unwrap();
+    eventually("the new pod in both caches", || {
+        again.lister().namespaced("ns-2").get("late").is_some()
+            && typed_pods.lister().pods("ns-2").get("late").is_some()
+    })
+    .await;
+    server
+        .delete("deployments.apps", Some("ns-0"), "deploy-0")
+        .unwrap();
+    eventually("the deleted deployment gone", || {
+        deployment_lister
+            .namespaced("ns-0")
+            .get("deploy-0")
+            .is_none()
+    })
+    .await;
+
+    metadata_factory.shutdown().await;
+    typed_factory.shutdown().await;
     server.shutdown().await;
 }
