@@ -1,15 +1,17 @@
 //! The factory generated from the CRD corpus against the test API server over loopback HTTP:
 //! a namespaced CRD (Certificate), a cluster-scoped one (ClusterIssuer) and one served in two
 //! versions (ReferenceGrant v1 and v1beta1, one informer each) sync, see creates, updates and
-//! deletes, and answer lister reads.
+//! deletes, and answer lister reads; their generated metadata-only accessors do too.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crd_example::SharedInformerFactory;
+use crd_example::{MetadataGroups, SharedInformerFactory};
 use informer_runtime::client::Config;
-use informer_runtime::{Client, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::{
+    Client, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
+};
 use serde_json::{json, Value};
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
 
@@ -227,6 +229,69 @@ async fn generated_crd_factory_tracks_custom_objects() {
         adds.load(Ordering::SeqCst) == 2
             && updates.load(Ordering::SeqCst) >= 1
             && deletes.load(Ordering::SeqCst) == 1
+    })
+    .await;
+
+    factory.shutdown().await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_metadata_accessors_cover_crds() {
+    let server = server().await;
+    server
+        .create(
+            "certificates.cert-manager.io",
+            Some("shop"),
+            fixture("certificate.cert-manager.io.v1.json"),
+        )
+        .unwrap();
+    server
+        .create(
+            "clusterissuers.cert-manager.io",
+            None,
+            fixture("clusterissuer.cert-manager.io.v1.json"),
+        )
+        .unwrap();
+
+    let client = Client::new(Config::new(server.url())).unwrap();
+    let factory = MetadataSharedInformerFactory::new(client, Duration::ZERO);
+    let certificates = factory.cert_manager().v1().certificates();
+    let issuers = factory.cert_manager().v1().cluster_issuers();
+    factory.start();
+    factory.wait_for_cache_sync_timeout(TIMEOUT).await.unwrap();
+
+    let cert = certificates
+        .lister()
+        .namespaced("shop")
+        .get("example-com")
+        .expect("cached certificate metadata");
+    assert_eq!(
+        (cert.api_version.as_str(), cert.kind.as_str()),
+        ("cert-manager.io/v1", "Certificate")
+    );
+    assert!(!issuers.resource().namespaced);
+    assert!(issuers.lister().get("letsencrypt").is_some());
+
+    server
+        .create(
+            "certificates.cert-manager.io",
+            Some("shop"),
+            named(
+                fixture("certificate.cert-manager.io.v1.json"),
+                "api-example-com",
+            ),
+        )
+        .unwrap();
+    eventually("the created certificate's metadata", || {
+        factory
+            .cert_manager()
+            .v1()
+            .certificates()
+            .lister()
+            .list(&Selector::everything())
+            .len()
+            == 2
     })
     .await;
 
