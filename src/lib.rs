@@ -19,6 +19,7 @@ pub mod factory;
 pub mod generic;
 pub mod handler;
 pub mod informer;
+mod json;
 pub mod list_options;
 pub mod lister;
 pub mod lister_watcher;

@@ -228,9 +228,9 @@ impl<T: DeserializeOwned> ListDecoder<T> {
             &self.pending
         };
         match what {
-            Captured::Metadata => self.metadata = Some(serde_json::from_slice(bytes)?),
+            Captured::Metadata => self.metadata = Some(crate::json::from_slice(bytes)?),
             Captured::Item => {
-                let item = serde_json::from_slice(bytes)?;
+                let item = crate::json::from_slice(bytes)?;
                 self.items.push(item);
             }
         }
@@ -325,7 +325,7 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
 pub(crate) fn decode_event<T: DeserializeOwned>(
     line: &[u8],
 ) -> Result<WatchEvent<T>, serde_json::Error> {
-    Ok(match serde_json::from_slice::<WireEvent<T>>(line)? {
+    Ok(match crate::json::from_slice::<WireEvent<T>>(line)? {
         WireEvent::Added(o) => WatchEvent::Added(o),
         WireEvent::Modified(o) => WatchEvent::Modified(o),
         WireEvent::Deleted(o) => WatchEvent::Deleted(o),

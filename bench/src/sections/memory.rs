@@ -1,13 +1,18 @@
 //! Heap held per cached Pod after sync (counting allocator; the server is another
 //! process), and the peak during a forced relist of every pod.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::List;
 
 use super::{settle, wait_until, Ctx};
 use crate::alloc;
 use crate::error::BenchError;
 use crate::kube_baseline::KubeReflector;
 use crate::ours::{Ours, OursOptions};
+use crate::raw_http;
 use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec};
 
@@ -99,7 +104,25 @@ async fn kube(server: &mut ServerProcess, n: usize) -> Result<Held, BenchError> 
     })
 }
 
+/// Heap held by the pods of one full list decoded by serde_json into `Vec<Arc<Pod>>`:
+/// what k8s-openapi's `Pod` costs by itself, before any cache.
+async fn decoded(server: &ServerProcess, n: usize) -> Result<f64, BenchError> {
+    let bytes = raw_http::get_bytes(&format!("{}/api/v1/pods", server.url())).await?;
+    settle().await;
+    let base = alloc::live_bytes();
+    let list: List<Pod> = serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
+        what: "full pod list for the decoded floor".into(),
+        source: e,
+    })?;
+    let pods: Vec<Arc<Pod>> = list.items.into_iter().map(Arc::new).collect();
+    let held = alloc::live_bytes().saturating_sub(base);
+    super::sync::check_count(pods.len(), n, "decoded list")?;
+    drop(pods);
+    Ok(held as f64 / n as f64)
+}
+
 async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, BenchError> {
+    let decoded = decoded(server, n).await?;
     let kube = kube(server, n).await?;
     let default = ours(server, n, OursOptions::default(), true).await?;
     let dropped = ours(
@@ -114,6 +137,8 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
     .await?;
     let p = format!("memory.n{n}");
     let mut records = vec![
+        Record::new(SECTION, format!("{p}.decoded_pod"), decoded, "B")
+            .note("a serde_json-decoded List<Pod> held as Vec<Arc<Pod>>: k8s-openapi's own size"),
         Record::new(SECTION, format!("{p}.kube-rs_per_pod"), kube.per_pod, "B"),
         Record::new(
             SECTION,
