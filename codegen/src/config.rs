@@ -323,6 +323,8 @@ impl Config {
         source_description: &str,
         defs: &[ResourceDef],
     ) -> Result<PathBuf, GenerateError> {
+        // Built-in code never names itself, but a bad module name is still an error, so that
+        // switching to CRDs later does not reveal it.
         self.self_path()?;
         let api = self.api(source_description, defs)?;
         let options = EmitOptions {

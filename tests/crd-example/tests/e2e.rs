@@ -1,13 +1,14 @@
 //! The factory generated from the CRD corpus against the test API server over loopback HTTP:
 //! a namespaced CRD (Certificate), a cluster-scoped one (ClusterIssuer) and one served in two
 //! versions (ReferenceGrant v1 and v1beta1, one informer each) sync, see creates, updates and
-//! deletes, and answer lister reads.
+//! deletes, and answer lister reads. The factory lives in the module `crds` and reaches
+//! cert-manager through its renamed accessor `certs()`, as `build.rs` asks.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crd_example::SharedInformerFactory;
+use crd_example::crds::SharedInformerFactory;
 use informer_runtime::client::Config;
 use informer_runtime::{Client, ResourceEventHandlerFuncs, Selector};
 use serde_json::{json, Value};
@@ -107,8 +108,8 @@ async fn generated_crd_factory_tracks_custom_objects() {
         .unwrap();
 
     let factory = SharedInformerFactory::new(Client::new(Config::new(server.url())).unwrap());
-    let certificates = factory.cert_manager().v1().certificates();
-    let issuers = factory.cert_manager().v1().cluster_issuers();
+    let certificates = factory.certs().v1().certificates();
+    let issuers = factory.certs().v1().cluster_issuers();
     let grants_v1 = factory.gateway_networking().v1().reference_grants();
     let grants_v1beta1 = factory.gateway_networking().v1beta1().reference_grants();
 
