@@ -3,11 +3,12 @@
 //! Every subcommand returns its standard output as a string, so that `main` is the only
 //! place that prints, and errors are single lines.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use informer_gen::emit::{self, EmitOptions, Layout, Target};
-use informer_gen::model::{Api, ResourceDef, Scope};
+use informer_gen::model::{escape_ident, Api, GroupAccessorError, ResourceDef, Scope};
 use informer_gen::read::{self, k8s_openapi, openapi, table};
 
 const USAGE: &str = "\
@@ -43,6 +44,10 @@ Input (exactly one):
 Filters:
   --group <GROUP>            Only this API group (name like `apps` or accessor like `core`); repeatable
   --exclude-group <GROUP>    Not this API group; repeatable
+Names:
+  --group-accessor <GROUP=NAME>  Name the accessor and module of API group GROUP (`\"\"` for core)
+                             NAME instead of the derived one: `apps=workloads` gives
+                             `factory.workloads()`; repeatable. Filters see the new name
 ";
 
 const LIST_USAGE_HEAD: &str = "\
@@ -86,6 +91,9 @@ pub enum CliError {
     /// Writing failed.
     #[error(transparent)]
     Write(#[from] emit::WriteError),
+    /// A `--group-accessor` name cannot be used (names the group and the name).
+    #[error(transparent)]
+    GroupAccessor(#[from] GroupAccessorError),
     /// CRD generation failed (names the file, the CRD and the JSON path).
     #[error(transparent)]
     Generate(#[from] informer_gen::GenerateError),
@@ -127,6 +135,7 @@ const INPUT_FLAGS: &[&str] = &[
     "--openapi",
     "--group",
     "--exclude-group",
+    "--group-accessor",
 ];
 
 /// `--flag value` pairs (also `--flag=value`), plus `--help`.
@@ -258,6 +267,8 @@ fn load(args: &Args) -> Result<(String, Vec<ResourceDef>), CliError> {
 fn model(args: &Args) -> Result<(String, Api), CliError> {
     let (description, defs) = load(args)?;
     let mut api = Api::new(&description, &defs)?;
+    // Renamed before filtering, as `Config` does.
+    api.rename_groups(&group_accessors(args.all("--group-accessor"))?)?;
     let only: Vec<&str> = args.all("--group").collect();
     let except: Vec<&str> = args.all("--exclude-group").collect();
     api.retain_groups(|g| {
@@ -270,6 +281,29 @@ fn model(args: &Args) -> Result<(String, Api), CliError> {
         )));
     }
     Ok((description, api))
+}
+
+/// `--group-accessor GROUP=NAME` values as API group → accessor name.
+fn group_accessors<'a>(
+    values: impl Iterator<Item = &'a str>,
+) -> Result<BTreeMap<String, String>, CliError> {
+    let mut accessors = BTreeMap::new();
+    for value in values {
+        let (group, name) = value.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "`--group-accessor {value}`: expected GROUP=NAME, e.g. cert-manager.io=certs"
+            ))
+        })?;
+        if accessors
+            .insert(group.to_owned(), name.to_owned())
+            .is_some()
+        {
+            return Err(CliError::Usage(format!(
+                "`--group-accessor`: group `{group}` named twice"
+            )));
+        }
+    }
+    Ok(accessors)
 }
 
 fn list(args: &Args) -> Result<String, CliError> {
@@ -351,16 +385,26 @@ Generate typed resources, informers, listers and a SharedInformerFactory for
 CustomResourceDefinition manifests (YAML or JSON, multi-document, files or directories).
 Nothing is written when anything fails.
 
-Usage: informer-gen crd <FILE|DIR>... --out <DIR>
-       informer-gen crd <FILE|DIR>... --crate-out <DIR> --crate-name <NAME> [--runtime-dep <PATH|VERSION>]
+Usage: informer-gen crd <FILE|DIR>... --out <DIR> [NAMES]
+       informer-gen crd <FILE|DIR>... --crate-out <DIR> --crate-name <NAME> [--runtime-dep <PATH|VERSION>] [NAMES]
 
 Options:
   --out <DIR>                 Write DIR/mod.rs (replacing DIR); generated code names its types
-                              with `crate::`, so make the file the crate root (or include! it there)
-  --crate-out <DIR>           Write a complete crate into DIR (replaced): Cargo.toml and src/lib.rs
+                              with `crate::`, so make the file the crate root (or include! it
+                              there); with `--factory-module crds`, make DIR `src/crds` and
+                              declare `pub mod crds;` in the crate root
+  --crate-out <DIR>           Write a complete crate into DIR (replaced): Cargo.toml and src/lib.rs;
+                              with `--factory-module crds`, the code goes to src/crds.rs and
+                              src/lib.rs declares `pub mod crds;` (used as `<crate>::crds::...`)
   --crate-name <NAME>         The crate's name (with --crate-out)
   --runtime-dep <PATH|VERSION>  informer-runtime dependency of that crate: a path, or a version
                               (default: the path of the runtime this informer-gen was built from)
+Names:
+  --group-accessor <GROUP=NAME>  Name the accessor and informer module of API group GROUP NAME
+                              instead of the derived one: `cert-manager.io=certs` gives
+                              `factory.certs().v1().certificates()`; repeatable
+  --factory-module <NAME>     The output lives in module NAME under the crate root
+                              (`crate::NAME::SharedInformerFactory`), not at the root
 ";
 
 /// `informer-gen crd`: inputs are positional, options are `--flag value`.
@@ -380,7 +424,16 @@ fn crd(args: &[String]) -> Result<String, CliError> {
             Some((f, v)) => (f.to_owned(), Some(v.to_owned())),
             None => (arg.clone(), None),
         };
-        if !["--out", "--crate-out", "--crate-name", "--runtime-dep"].contains(&flag.as_str()) {
+        if ![
+            "--out",
+            "--crate-out",
+            "--crate-name",
+            "--runtime-dep",
+            "--group-accessor",
+            "--factory-module",
+        ]
+        .contains(&flag.as_str())
+        {
             return Err(CliError::Usage(format!("unknown argument `{arg}`")));
         }
         let value = match inline {
@@ -390,7 +443,7 @@ fn crd(args: &[String]) -> Result<String, CliError> {
                 .cloned()
                 .ok_or_else(|| CliError::Usage(format!("`{flag}` needs a value")))?,
         };
-        if options.iter().any(|(f, _)| *f == flag) {
+        if flag != "--group-accessor" && options.iter().any(|(f, _)| *f == flag) {
             return Err(CliError::Usage(format!("`{flag}` given twice")));
         }
         options.push((flag, value));
@@ -408,6 +461,17 @@ fn crd(args: &[String]) -> Result<String, CliError> {
     config.emit_cargo_directives(false);
     for input in &inputs {
         config.crd(input);
+    }
+    let accessors = options
+        .iter()
+        .filter(|(f, _)| f == "--group-accessor")
+        .map(|(_, v)| v.as_str());
+    for (group, name) in group_accessors(accessors)? {
+        config.group_accessor(group, name);
+    }
+    let module = option("--factory-module");
+    if let Some(module) = module {
+        config.factory_module(module);
     }
     match (
         option("--out"),
@@ -428,13 +492,28 @@ fn crd(args: &[String]) -> Result<String, CliError> {
                 PathBuf::from("Cargo.toml"),
                 crate_manifest(name, option("--runtime-dep")),
             );
-            generated.insert(
-                PathBuf::from("src/lib.rs"),
-                format!(
-                    "//! Typed custom resources, informers, listers and a `SharedInformerFactory`,\n\
-                     //! generated by informer-gen from CustomResourceDefinition manifests.\n\n{text}"
-                ),
-            );
+            const CRATE_DOC: &str =
+                "//! Typed custom resources, informers, listers and a `SharedInformerFactory`,\n\
+                 //! generated by informer-gen from CustomResourceDefinition manifests.\n";
+            match module {
+                None => {
+                    generated.insert(PathBuf::from("src/lib.rs"), format!("{CRATE_DOC}\n{text}"));
+                }
+                Some(module) => {
+                    // render_crds accepted the name, so it is an identifier (maybe `r#type`).
+                    let escaped = escape_ident(module);
+                    let file = escaped.strip_prefix("r#").unwrap_or(&escaped);
+                    generated.insert(
+                        PathBuf::from("src/lib.rs"),
+                        format!(
+                            "{CRATE_DOC}\n\
+                             /// The custom resources, their informers and listers, and the factory.\n\
+                             pub mod {escaped};\n"
+                        ),
+                    );
+                    generated.insert(PathBuf::from(format!("src/{file}.rs")), text);
+                }
+            }
             generated.write_dir(Path::new(out))?;
             Ok(format!(
                 "{out}: crate `{name}` from {} manifest file(s)\n",

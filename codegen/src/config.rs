@@ -12,12 +12,12 @@
 //! // src/lib.rs: include!(concat!(env!("OUT_DIR"), "/informers.rs"));
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::emit::{self, EmitOptions, Layout, Target};
-use crate::model::{Api, ResourceDef};
+use crate::model::{escape_ident, is_snake_case_ident, Api, GroupAccessorError, ResourceDef};
 use crate::read::{self, table};
 
 /// Why [`Config::generate`] failed.
@@ -38,6 +38,15 @@ pub enum GenerateError {
     /// A CRD manifest could not be read or typed (names the file, the CRD and the JSON path).
     #[error(transparent)]
     Crd(Box<crate::read::crd::CrdError>),
+    /// A name given to [`Config::group_accessor`] cannot be used (names the group and the name).
+    #[error(transparent)]
+    GroupAccessor(#[from] GroupAccessorError),
+    /// The name given to [`Config::factory_module`] is not a snake_case Rust identifier.
+    #[error(
+        "factory module `{0}`: not a snake_case Rust identifier (ASCII lowercase letters, \
+         digits and `_`, not starting with a digit)"
+    )]
+    FactoryModule(String),
     /// Generated CRD type modules and informer group modules would share a name.
     #[error("{0}")]
     CrdModuleClash(String),
@@ -80,6 +89,8 @@ pub struct Config {
     k8s_openapi_path: String,
     emit_cargo_directives: bool,
     crds: Vec<PathBuf>,
+    group_accessors: BTreeMap<String, String>,
+    factory_module: Option<String>,
 }
 
 impl Default for Config {
@@ -104,6 +115,8 @@ impl Config {
             k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
             emit_cargo_directives: true,
             crds: Vec::new(),
+            group_accessors: BTreeMap::new(),
+            factory_module: None,
         }
     }
 
@@ -121,7 +134,7 @@ impl Config {
     }
 
     /// Generate only these groups (API group names like `apps` or `""`, or accessor names
-    /// like `core`, `rbac_authorization`).
+    /// like `core`, `rbac_authorization`, as renamed by [`Config::group_accessor`]).
     pub fn allow_groups<S: Into<String>>(
         &mut self,
         groups: impl IntoIterator<Item = S>,
@@ -140,9 +153,43 @@ impl Config {
     }
 
     /// Generate only groups whose cargo feature is enabled: the feature named like the
-    /// group's accessor (`core`, `apps`, `rbac_authorization`), seen as `CARGO_FEATURE_<NAME>`.
+    /// group's accessor (`core`, `apps`, `rbac_authorization`, as renamed by
+    /// [`Config::group_accessor`]), seen as `CARGO_FEATURE_<NAME>`.
     pub fn groups_from_cargo_features(&mut self) -> &mut Self {
         self.groups_from_features = true;
+        self
+    }
+
+    /// Name the accessor of API `group` (`cert-manager.io`; `""` for the core group) `name`
+    /// instead of the derived one (`cert_manager`): `factory.certs().v1().certificates()`, and
+    /// the group's informer module is `certs`. Built-in groups can be renamed too. Repeatable;
+    /// a second call for one group replaces the first.
+    ///
+    /// [`Config::generate`] fails with [`GenerateError::GroupAccessor`] when `name` is not a
+    /// snake_case identifier (keywords are fine, they are escaped as `r#type`), is a method of
+    /// the factory (`start`, `new`, ...), is another group's accessor as well, or when no
+    /// input defines `group`.
+    pub fn group_accessor(
+        &mut self,
+        group: impl Into<String>,
+        name: impl Into<String>,
+    ) -> &mut Self {
+        self.group_accessors.insert(group.into(), name.into());
+        self
+    }
+
+    /// The module the generated file is included into, directly under the crate root:
+    /// `factory_module("crds")` for
+    /// `pub mod crds { include!(concat!(env!("OUT_DIR"), "/informers.rs")); }`, used as
+    /// `crds::SharedInformerFactory` and `crds::cert_manager_io::v1::Certificate`.
+    ///
+    /// Generated CRD code names its own types by absolute path (`crate::crds::...`), so the
+    /// default (no module) needs the file included at the crate root. Built-in output names
+    /// nothing of its own and can be included anywhere: there, this only checks the name.
+    /// [`Config::generate`] fails with [`GenerateError::FactoryModule`] when `name` is not a
+    /// snake_case identifier.
+    pub fn factory_module(&mut self, name: impl Into<String>) -> &mut Self {
+        self.factory_module = Some(name.into());
         self
     }
 
@@ -197,8 +244,9 @@ impl Config {
     /// Generate for CustomResourceDefinitions instead of the built-in resources: a YAML or
     /// JSON manifest (multi-document is fine) or a directory of them; repeatable. The output
     /// holds typed resources (`cert_manager_io::v1::Certificate`) next to their informers,
-    /// listers and a `SharedInformerFactory`; include it at the crate root, which needs
-    /// `serde` (with `derive`) and `serde_json` as dependencies.
+    /// listers and a `SharedInformerFactory`; include it at the crate root (or in the module
+    /// named by [`Config::factory_module`]), in a crate with `serde` (with `derive`) and
+    /// `serde_json` as dependencies.
     pub fn crd(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.crds.push(path.into());
         self
@@ -207,11 +255,12 @@ impl Config {
     /// The CRD types, informers, listers and factory for the manifests given to
     /// [`Config::crd`], as one formatted file, plus every file read.
     pub fn render_crds(&self) -> Result<(String, Vec<PathBuf>), GenerateError> {
+        let base = self.self_path()?;
         let (model, files) = crate::read::crd::read_paths(&self.crds)?;
         let defs: Vec<ResourceDef> = model
             .resources()
             .map(|r| ResourceDef {
-                rust_type_path: format!("crate::{}", r.def.rust_type_path),
+                rust_type_path: format!("{base}::{}", r.def.rust_type_path),
                 // Informer and lister names derive from the kind, so they take the Rust type
                 // name (`postgresql` → `Postgresql`); the wire kind stays in the type's impls.
                 kind: r.root.name.clone(),
@@ -220,22 +269,19 @@ impl Config {
             })
             .collect();
         let description = "CustomResourceDefinitions";
-        let mut api = Api::new(description, &defs)?;
-        api.retain_groups(|g| self.keeps(&g.name, &g.module));
-        let informer_modules: BTreeSet<String> = api
-            .groups
-            .iter()
-            .map(|g| crate::model::escape_ident(&g.module))
-            .collect();
-        if let Some(clash) = model
-            .modules
-            .iter()
-            .find(|m| informer_modules.contains(&m.group_module))
-        {
-            return Err(GenerateError::CrdModuleClash(format!(
-                "group `{}`: its types module `{}` has the name of an informer group module",
-                clash.group, clash.group_module
-            )));
+        let api = self.api(description, &defs)?;
+        for types in &model.modules {
+            if let Some(informers) = api
+                .groups
+                .iter()
+                .find(|g| escape_ident(&g.module) == types.group_module)
+            {
+                return Err(GenerateError::CrdModuleClash(format!(
+                    "group `{}`: its types module `{}` is also the informer module of group `{}` \
+                     (choose another name with `group_accessor`)",
+                    types.group, types.group_module, informers.name
+                )));
+            }
         }
         let options = EmitOptions {
             target: self.target.clone(),
@@ -277,8 +323,10 @@ impl Config {
         source_description: &str,
         defs: &[ResourceDef],
     ) -> Result<PathBuf, GenerateError> {
-        let mut api = Api::new(source_description, defs)?;
-        api.retain_groups(|g| self.keeps(&g.name, &g.module));
+        // Built-in code never names itself, but a bad module name is still an error, so that
+        // switching to CRDs later does not reveal it.
+        self.self_path()?;
+        let api = self.api(source_description, defs)?;
         let options = EmitOptions {
             target: self.target.clone(),
             layout: Layout::SingleFile {
@@ -323,6 +371,25 @@ impl Config {
     /// Tells cargo to rerun the build script when `path` changes (for inputs read from files).
     pub fn rerun_if_changed(&self, path: &Path) {
         self.directive(&format!("rerun-if-changed={}", path.display()));
+    }
+
+    /// The groups of `defs` with their accessors, renamed and then filtered.
+    fn api(&self, source_description: &str, defs: &[ResourceDef]) -> Result<Api, GenerateError> {
+        let mut api = Api::new(source_description, defs)?;
+        // Renamed before filtering: an unknown group is one no input defines, and the derived
+        // names stay the same whatever the filters keep.
+        api.rename_groups(&self.group_accessors)?;
+        api.retain_groups(|g| self.keeps(&g.name, &g.module));
+        Ok(api)
+    }
+
+    /// The path generated code names its own root by: `crate`, or `crate::<factory module>`.
+    fn self_path(&self) -> Result<String, GenerateError> {
+        match &self.factory_module {
+            None => Ok("crate".to_owned()),
+            Some(name) if is_snake_case_ident(name) => Ok(format!("crate::{}", escape_ident(name))),
+            Some(name) => Err(GenerateError::FactoryModule(name.clone())),
+        }
     }
 
     fn keeps(&self, name: &str, module: &str) -> bool {

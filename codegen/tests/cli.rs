@@ -73,6 +73,72 @@ fn list_names_each_resource_and_its_accessor() {
 }
 
 #[test]
+fn group_accessor_renames_a_group_for_list_and_generate() {
+    let out = run(&[
+        "list",
+        "--table",
+        FIXTURE,
+        "--group-accessor",
+        "rbac.authorization.k8s.io=rbac",
+        "--group",
+        "rbac",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\trbac().v1().cluster_roles()\t"), "{text}");
+    assert!(!text.contains("rbac_authorization()"), "{text}");
+    assert!(!text.contains("core()"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("tree");
+    let out = run(&[
+        "generate",
+        "--table",
+        FIXTURE,
+        "--group-accessor=apps=workloads",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let root = std::fs::read_to_string(out_dir.join("mod.rs")).unwrap();
+    assert!(
+        root.contains("pub fn workloads(&self) -> workloads::Group"),
+        "{root}"
+    );
+    assert!(out_dir.join("workloads/v1/deployment.rs").exists());
+
+    let out_dir = dir.path().join("bad");
+    assert_fails_cleanly(
+        &[
+            "generate",
+            "--table",
+            FIXTURE,
+            "--group-accessor",
+            "apps=rbac_authorization",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &out_dir,
+        &[
+            "group accessor `rbac_authorization` for API group `apps`",
+            "rbac.authorization.k8s.io",
+        ],
+    );
+    let out = run(&["generate", "--help"]);
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("--group-accessor <GROUP=NAME>"));
+}
+
+#[test]
 fn generate_writes_a_tree_and_replaces_it_whole() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("out");

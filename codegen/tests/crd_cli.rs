@@ -124,3 +124,118 @@ fn usage_errors_are_reported() {
     let result = informer_gen(&["crd", "--help"]);
     assert!(String::from_utf8_lossy(&result.stdout).contains("--crate-out"));
 }
+
+#[test]
+fn names_rename_a_group_and_put_the_output_in_a_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("crd-golden");
+    let out = dir.path().join("crds");
+    let result = informer_gen(&[
+        "crd",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--group-accessor",
+        "example.com=shop",
+        "--group-accessor=tools.example.org=gadgets",
+        "--factory-module",
+        "crds",
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let text = std::fs::read_to_string(out.join("mod.rs")).unwrap();
+    syn::parse_file(&text).unwrap();
+    assert!(text.contains("pub fn shop(&self) -> shop::Group"), "{text}");
+    assert!(
+        text.contains("pub fn gadgets(&self) -> gadgets::Group"),
+        "{text}"
+    );
+    assert!(
+        text.contains("crate::crds::example_com::v1::Widget"),
+        "{text}"
+    );
+
+    let krate = dir.path().join("widgets");
+    let result = informer_gen(&[
+        "crd",
+        input.to_str().unwrap(),
+        "--crate-out",
+        krate.to_str().unwrap(),
+        "--crate-name",
+        "widgets",
+        "--group-accessor",
+        "example.com=shop",
+        "--factory-module",
+        "crds",
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let lib = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    let file = syn::parse_file(&lib).unwrap();
+    assert!(!file.attrs.is_empty(), "the crate has docs");
+    assert!(lib.contains("pub mod crds;"), "{lib}");
+    let module = std::fs::read_to_string(krate.join("src/crds.rs")).unwrap();
+    syn::parse_file(&module).unwrap();
+    assert!(module.contains("pub struct SharedInformerFactory"));
+    assert!(module.contains("pub fn shop(&self) -> shop::Group"));
+    assert!(module.contains("crate::crds::example_com::v1::Widget"));
+}
+
+#[test]
+fn bad_names_are_one_error_line_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("generated");
+    let input = fixture("crd-golden");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--group-accessor", "example.com=Shop"],
+            "group accessor `Shop` for API group `example.com`: not a snake_case",
+        ),
+        (
+            &["--group-accessor", "example.com=start"],
+            "group accessor `start` for API group `example.com`",
+        ),
+        (
+            &["--group-accessor", "nowhere.io=x"],
+            "group accessor `x` for API group `nowhere.io`: no input defines",
+        ),
+        (&["--group-accessor", "example.com"], "expected GROUP=NAME"),
+        (&["--factory-module", "my-crds"], "factory module `my-crds`"),
+    ];
+    for (flags, needle) in cases {
+        let mut args = vec![
+            "crd",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let result = informer_gen(&args);
+        assert_eq!(result.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{flags:?}: {stderr}");
+        assert!(!out.exists());
+    }
+    let result = informer_gen(&[
+        "crd",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--group-accessor",
+        "example.com=a",
+        "--group-accessor",
+        "example.com=b",
+    ]);
+    assert!(String::from_utf8_lossy(&result.stderr).contains("named twice"));
+    let result = informer_gen(&["crd", "--help"]);
+    let help = String::from_utf8_lossy(&result.stdout);
+    assert!(help.contains("--group-accessor <GROUP=NAME>"), "{help}");
+    assert!(help.contains("--factory-module <NAME>"), "{help}");
+}

@@ -1,5 +1,6 @@
 //! Uses informer-gen exactly as a user would: typed resources, informers, listers and a
-//! `SharedInformerFactory` for every CRD of the shared corpus, into `OUT_DIR/informers.rs`.
+//! `SharedInformerFactory` for every CRD of the shared corpus, into `OUT_DIR/informers.rs`,
+//! included into the module `crds`, with cert-manager's accessor renamed to `certs`.
 //! The generator's golden fixture CRDs are generated too (types only), so they compile.
 
 use std::path::PathBuf;
@@ -8,6 +9,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
     informer_gen::Config::new()
         .crd(manifest_dir.join("../../../shared/crds"))
+        .factory_module("crds")
+        .group_accessor("cert-manager.io", "certs")
         .generate()?;
 
     let golden = manifest_dir.join("../../codegen/tests/fixtures/crd-golden");

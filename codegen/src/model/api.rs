@@ -4,13 +4,18 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToSnakeCase;
 
-use super::naming::{full_group_module_name, group_module_name, resource_method_name};
+use super::naming::{
+    escape_ident, full_group_module_name, group_module_name, is_snake_case_ident,
+    resource_method_name,
+};
 use super::ResourceDef;
 
-/// Names a generated factory already uses for its own methods: a group accessor with one of
-/// these names gets a `_group` suffix.
+/// Names a generated factory already uses for its own methods: a derived group accessor with
+/// one of these names gets a `_group` suffix, a chosen one is an error. `clone` is here because
+/// an inherent `clone` would shadow the derived `Clone::clone`.
 const FACTORY_METHODS: &[&str] = &[
     "builder",
+    "clone",
     "factory_core",
     "for_resource",
     "informer_for",
@@ -30,6 +35,47 @@ pub struct ModelError {
     pub resource: String,
     /// What is wrong with it.
     pub problem: String,
+}
+
+/// A group accessor chosen with [`Api::rename_groups`] that cannot be used, naming the API
+/// group and the name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("group accessor `{name}` for API group {}: {problem}", shown_group(.group))]
+pub struct GroupAccessorError {
+    /// The API group (`""` for the core group).
+    pub group: String,
+    /// The accessor name asked for.
+    pub name: String,
+    /// What is wrong with it.
+    pub problem: AccessorProblem,
+}
+
+/// Why a chosen group accessor cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AccessorProblem {
+    /// Not a snake_case Rust identifier.
+    #[error(
+        "not a snake_case Rust identifier (ASCII lowercase letters, digits and `_`, \
+         not starting with a digit)"
+    )]
+    NotSnakeCase,
+    /// The name of a method the generated `SharedInformerFactory` already has.
+    #[error("the generated `SharedInformerFactory` already has a method of that name")]
+    FactoryMethod,
+    /// Another group's accessor has the same name.
+    #[error("also the accessor of API group {}", shown_group(.0))]
+    Clash(String),
+    /// No input defines the group.
+    #[error("no input defines this API group")]
+    UnknownGroup,
+}
+
+fn shown_group(group: &str) -> String {
+    if group.is_empty() {
+        "`\"\"` (core)".to_owned()
+    } else {
+        format!("`{group}`")
+    }
 }
 
 /// Every resource of one input, grouped by API group and version, sorted, with Rust names.
@@ -108,22 +154,11 @@ impl Api {
         for def in defs {
             by_group.entry(def.group.as_str()).or_default().push(def);
         }
-        let mut module_users: BTreeMap<String, usize> = BTreeMap::new();
-        for group in by_group.keys() {
-            *module_users.entry(group_module_name(group)).or_default() += 1;
-        }
+        let names: Vec<&str> = by_group.keys().copied().collect();
+        let modules = default_modules(&names);
 
         let mut groups = Vec::with_capacity(by_group.len());
-        for (group, group_defs) in by_group {
-            let short = group_module_name(group);
-            let mut module = if module_users.get(&short).copied().unwrap_or(0) > 1 {
-                full_group_module_name(group)
-            } else {
-                short
-            };
-            if FACTORY_METHODS.contains(&module.as_str()) {
-                module.push_str("_group");
-            }
+        for ((group, group_defs), module) in by_group.into_iter().zip(modules) {
             groups.push(ApiGroup {
                 name: group.to_owned(),
                 module,
@@ -144,6 +179,71 @@ impl Api {
         Ok(Self { groups })
     }
 
+    /// Gives the groups named in `accessors` (API group name → accessor name, `""` for the
+    /// core group) the chosen accessor and module name instead of the derived one. The other
+    /// groups' names are derived again without the renamed groups, so that renaming one of two
+    /// groups whose names collide gives the other its short name back.
+    ///
+    /// Fails, changing nothing, when a name is not a snake_case identifier, is a factory
+    /// method, is another group's accessor too, or names a group this API does not hold.
+    pub fn rename_groups(
+        &mut self,
+        accessors: &BTreeMap<String, String>,
+    ) -> Result<(), GroupAccessorError> {
+        if accessors.is_empty() {
+            return Ok(());
+        }
+        for (group, name) in accessors {
+            let err = |problem| GroupAccessorError {
+                group: group.clone(),
+                name: name.clone(),
+                problem,
+            };
+            if !is_snake_case_ident(name) {
+                return Err(err(AccessorProblem::NotSnakeCase));
+            }
+            if FACTORY_METHODS.contains(&name.as_str()) {
+                return Err(err(AccessorProblem::FactoryMethod));
+            }
+            if !self.groups.iter().any(|g| &g.name == group) {
+                return Err(err(AccessorProblem::UnknownGroup));
+            }
+        }
+        let derived: Vec<&str> = self
+            .groups
+            .iter()
+            .map(|g| g.name.as_str())
+            .filter(|g| !accessors.contains_key(*g))
+            .collect();
+        let mut modules: BTreeMap<String, String> = derived
+            .iter()
+            .map(|g| (*g).to_owned())
+            .zip(default_modules(&derived))
+            .collect();
+        modules.extend(accessors.iter().map(|(g, n)| (g.clone(), n.clone())));
+        for (group, name) in accessors {
+            let escaped = escape_ident(name);
+            if let Some((other, _)) = modules
+                .iter()
+                .find(|(g, m)| *g != group && escape_ident(m) == escaped)
+            {
+                return Err(GroupAccessorError {
+                    group: group.clone(),
+                    name: name.clone(),
+                    problem: AccessorProblem::Clash(other.clone()),
+                });
+            }
+        }
+        for g in &mut self.groups {
+            if let Some(module) = modules.remove(&g.name) {
+                g.module = module;
+            }
+        }
+        self.groups
+            .sort_by(|a, b| (&a.module, &a.name).cmp(&(&b.module, &b.name)));
+        Ok(())
+    }
+
     /// Keeps only the groups `keep` accepts.
     pub fn retain_groups(&mut self, mut keep: impl FnMut(&ApiGroup) -> bool) {
         self.groups.retain(|g| keep(g));
@@ -162,6 +262,29 @@ impl Api {
     pub fn is_empty(&self) -> bool {
         self.groups.is_empty()
     }
+}
+
+/// The derived module names of `groups`, in order (see [`super::naming`] for the rule).
+fn default_modules(groups: &[&str]) -> Vec<String> {
+    let mut users: BTreeMap<String, usize> = BTreeMap::new();
+    for group in groups {
+        *users.entry(group_module_name(group)).or_default() += 1;
+    }
+    groups
+        .iter()
+        .map(|group| {
+            let short = group_module_name(group);
+            let mut module = if users.get(&short).copied().unwrap_or(0) > 1 {
+                full_group_module_name(group)
+            } else {
+                short
+            };
+            if FACTORY_METHODS.contains(&module.as_str()) {
+                module.push_str("_group");
+            }
+            module
+        })
+        .collect()
 }
 
 fn versions_of(source_name: &str, defs: &[&ResourceDef]) -> Result<Vec<ApiVersion>, ModelError> {
@@ -373,5 +496,127 @@ mod tests {
         let api = api.unwrap();
         let methods: Vec<_> = api.resources().map(|(_, _, r)| r.method.as_str()).collect();
         assert_eq!(methods, ["foos", "fooses"]);
+    }
+
+    fn accessors(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(g, n)| ((*g).to_owned(), (*n).to_owned()))
+            .collect()
+    }
+
+    fn three_groups() -> Api {
+        Api::new(
+            "t",
+            &[
+                def("", "v1", "Pod", "pods"),
+                def("monitoring.coreos.com", "v1", "A", "as"),
+                def("monitoring.example.org", "v1", "B", "bs"),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn renamed_groups_take_their_names_and_free_the_derived_ones() {
+        let mut api = three_groups();
+        api.rename_groups(&accessors(&[
+            ("monitoring.example.org", "mon"),
+            ("", "kube"),
+        ]))
+        .unwrap();
+        let modules: Vec<_> = api
+            .groups
+            .iter()
+            .map(|g| (g.module.as_str(), g.name.as_str()))
+            .collect();
+        assert_eq!(
+            modules,
+            [
+                ("kube", ""),
+                ("mon", "monitoring.example.org"),
+                ("monitoring", "monitoring.coreos.com"),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_accessors_are_errors_naming_group_and_name() {
+        let cases = [
+            (
+                "monitoring.coreos.com",
+                "Mon",
+                AccessorProblem::NotSnakeCase,
+            ),
+            (
+                "monitoring.coreos.com",
+                "mon-x",
+                AccessorProblem::NotSnakeCase,
+            ),
+            (
+                "monitoring.coreos.com",
+                "start",
+                AccessorProblem::FactoryMethod,
+            ),
+            (
+                "monitoring.coreos.com",
+                "clone",
+                AccessorProblem::FactoryMethod,
+            ),
+            ("nowhere.io", "nowhere", AccessorProblem::UnknownGroup),
+            (
+                "monitoring.coreos.com",
+                "core",
+                AccessorProblem::Clash(String::new()),
+            ),
+        ];
+        for (group, name, problem) in cases {
+            let mut api = three_groups();
+            let before = api.clone();
+            let e = api.rename_groups(&accessors(&[(group, name)])).unwrap_err();
+            assert_eq!(
+                e,
+                GroupAccessorError {
+                    group: group.into(),
+                    name: name.into(),
+                    problem
+                }
+            );
+            assert_eq!(api, before, "a failed rename changes nothing");
+        }
+        let e = three_groups()
+            .rename_groups(&accessors(&[("monitoring.coreos.com", "core")]))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "group accessor `core` for API group `monitoring.coreos.com`: \
+             also the accessor of API group `\"\"` (core)"
+        );
+    }
+
+    #[test]
+    fn two_groups_renamed_alike_clash() {
+        let e = three_groups()
+            .rename_groups(&accessors(&[
+                ("monitoring.coreos.com", "mon"),
+                ("monitoring.example.org", "mon"),
+            ]))
+            .unwrap_err();
+        assert_eq!(
+            e.problem,
+            AccessorProblem::Clash("monitoring.example.org".into())
+        );
+    }
+
+    #[test]
+    fn a_rename_may_take_a_name_another_rename_frees() {
+        let mut api = three_groups();
+        api.rename_groups(&accessors(&[
+            ("monitoring.coreos.com", "core"),
+            ("", "kube"),
+        ]))
+        .unwrap();
+        assert_eq!(api.groups[0].module, "core");
+        assert_eq!(api.groups[0].name, "monitoring.coreos.com");
     }
 }

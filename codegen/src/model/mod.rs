@@ -5,8 +5,10 @@ mod api;
 mod naming;
 pub mod schema;
 
-pub use api::{Api, ApiGroup, ApiResource, ApiVersion, ModelError};
-pub use naming::{escape_ident, group_module_name, resource_method_name};
+pub use api::{
+    AccessorProblem, Api, ApiGroup, ApiResource, ApiVersion, GroupAccessorError, ModelError,
+};
+pub use naming::{escape_ident, group_module_name, is_snake_case_ident, resource_method_name};
 
 /// Whether a resource lives in a namespace or in the cluster.
 #[derive(

@@ -44,6 +44,16 @@ pub fn escape_ident(name: &str) -> String {
     }
 }
 
+/// Whether `name` is a snake_case Rust identifier: ASCII lowercase letters, digits and `_`,
+/// not starting with a digit, not only underscores. Keywords count (they are escaped).
+pub fn is_snake_case_ident(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().any(|c| c != '_')
+}
+
 /// The accessor and module name of an API group, before collision resolution
 /// (see the module docs for the rule).
 pub fn group_module_name(group: &str) -> String {
@@ -161,6 +171,24 @@ mod tests {
             "api_services"
         );
         assert_eq!(resource_method_name("Odd", "weird-things"), "weird_things");
+    }
+
+    #[test]
+    fn snake_case_identifiers_are_recognised() {
+        for good in ["certs", "cert_manager", "v1", "_private", "type"] {
+            assert!(is_snake_case_ident(good), "{good}");
+        }
+        for bad in [
+            "",
+            "_",
+            "Certs",
+            "cert-manager",
+            "1certs",
+            "r#type",
+            "certs!",
+        ] {
+            assert!(!is_snake_case_ident(bad), "{bad}");
+        }
     }
 
     #[test]

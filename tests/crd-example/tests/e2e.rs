@@ -1,13 +1,15 @@
 //! The factory generated from the CRD corpus against the test API server over loopback HTTP:
 //! a namespaced CRD (Certificate), a cluster-scoped one (ClusterIssuer) and one served in two
 //! versions (ReferenceGrant v1 and v1beta1, one informer each) sync, see creates, updates and
-//! deletes, and answer lister reads; their generated metadata-only accessors do too.
+//! deletes, and answer lister reads; their generated metadata-only accessors do too. The
+//! factory lives in the module `crds` and reaches cert-manager through its renamed accessor
+//! `certs()`, as `build.rs` asks.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crd_example::{MetadataGroups, SharedInformerFactory};
+use crd_example::crds::{MetadataGroups, SharedInformerFactory};
 use informer_runtime::client::Config;
 use informer_runtime::{
     Client, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
@@ -109,8 +111,8 @@ async fn generated_crd_factory_tracks_custom_objects() {
         .unwrap();
 
     let factory = SharedInformerFactory::new(Client::new(Config::new(server.url())).unwrap());
-    let certificates = factory.cert_manager().v1().certificates();
-    let issuers = factory.cert_manager().v1().cluster_issuers();
+    let certificates = factory.certs().v1().certificates();
+    let issuers = factory.certs().v1().cluster_issuers();
     let grants_v1 = factory.gateway_networking().v1().reference_grants();
     let grants_v1beta1 = factory.gateway_networking().v1beta1().reference_grants();
 
@@ -256,8 +258,8 @@ async fn generated_metadata_accessors_cover_crds() {
 
     let client = Client::new(Config::new(server.url())).unwrap();
     let factory = MetadataSharedInformerFactory::new(client, Duration::ZERO);
-    let certificates = factory.cert_manager().v1().certificates();
-    let issuers = factory.cert_manager().v1().cluster_issuers();
+    let certificates = factory.certs().v1().certificates();
+    let issuers = factory.certs().v1().cluster_issuers();
     factory.start();
     factory.wait_for_cache_sync_timeout(TIMEOUT).await.unwrap();
 
@@ -285,7 +287,7 @@ async fn generated_metadata_accessors_cover_crds() {
         .unwrap();
     eventually("the created certificate's metadata", || {
         factory
-            .cert_manager()
+            .certs()
             .v1()
             .certificates()
             .lister()

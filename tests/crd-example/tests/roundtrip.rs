@@ -45,40 +45,40 @@ macro_rules! resources {
 }
 
 resources!(
-    crd_example::acid_zalan_do::v1::Postgresql,
-    crd_example::apiextensions_crossplane_io::v1::CompositeResourceDefinition,
-    crd_example::apiextensions_crossplane_io::v1::Composition,
-    crd_example::apiextensions_crossplane_io::v1beta1::EnvironmentConfig,
-    crd_example::apiextensions_crossplane_io::v2::CompositeResourceDefinition,
-    crd_example::argoproj_io::v1alpha1::AppProject,
-    crd_example::argoproj_io::v1alpha1::Application,
-    crd_example::argoproj_io::v1alpha1::ApplicationSet,
-    crd_example::argoproj_io::v1alpha1::NonStatusSubResource,
-    crd_example::argoproj_io::v1alpha1::Rollout,
-    crd_example::argoproj_io::v1alpha1::StatusSubResource,
-    crd_example::argoproj_io::v1alpha1::WorkflowTemplate,
-    crd_example::bootstrap_cluster_x_k8s_io::v1beta1::KubeadmConfig,
-    crd_example::bootstrap_cluster_x_k8s_io::v1beta2::KubeadmConfig,
-    crd_example::cert_manager_io::v1::Certificate,
-    crd_example::cert_manager_io::v1::ClusterIssuer,
-    crd_example::cert_manager_io::v1::Issuer,
-    crd_example::cluster_x_k8s_io::v1beta1::ClusterClass,
-    crd_example::cluster_x_k8s_io::v1beta2::ClusterClass,
-    crd_example::gateway_networking_k8s_io::v1::Gateway,
-    crd_example::gateway_networking_k8s_io::v1::HTTPRoute,
-    crd_example::gateway_networking_k8s_io::v1::ReferenceGrant,
-    crd_example::gateway_networking_k8s_io::v1beta1::Gateway,
-    crd_example::gateway_networking_k8s_io::v1beta1::HTTPRoute,
-    crd_example::gateway_networking_k8s_io::v1beta1::ReferenceGrant,
-    crd_example::keda_sh::v1alpha1::ScaledObject,
-    crd_example::monitoring_coreos_com::v1::Prometheus,
-    crd_example::monitoring_coreos_com::v1::PrometheusRule,
-    crd_example::monitoring_coreos_com::v1::ServiceMonitor,
-    crd_example::monitoring_coreos_com::v1alpha1::AlertmanagerConfig,
-    crd_example::monitoring_coreos_com::v1beta1::AlertmanagerConfig,
-    crd_example::source_toolkit_fluxcd_io::v1::GitRepository,
-    crd_example::source_toolkit_fluxcd_io::v1beta1::GitRepository,
-    crd_example::source_toolkit_fluxcd_io::v1beta2::GitRepository,
+    crd_example::crds::acid_zalan_do::v1::Postgresql,
+    crd_example::crds::apiextensions_crossplane_io::v1::CompositeResourceDefinition,
+    crd_example::crds::apiextensions_crossplane_io::v1::Composition,
+    crd_example::crds::apiextensions_crossplane_io::v1beta1::EnvironmentConfig,
+    crd_example::crds::apiextensions_crossplane_io::v2::CompositeResourceDefinition,
+    crd_example::crds::argoproj_io::v1alpha1::AppProject,
+    crd_example::crds::argoproj_io::v1alpha1::Application,
+    crd_example::crds::argoproj_io::v1alpha1::ApplicationSet,
+    crd_example::crds::argoproj_io::v1alpha1::NonStatusSubResource,
+    crd_example::crds::argoproj_io::v1alpha1::Rollout,
+    crd_example::crds::argoproj_io::v1alpha1::StatusSubResource,
+    crd_example::crds::argoproj_io::v1alpha1::WorkflowTemplate,
+    crd_example::crds::bootstrap_cluster_x_k8s_io::v1beta1::KubeadmConfig,
+    crd_example::crds::bootstrap_cluster_x_k8s_io::v1beta2::KubeadmConfig,
+    crd_example::crds::cert_manager_io::v1::Certificate,
+    crd_example::crds::cert_manager_io::v1::ClusterIssuer,
+    crd_example::crds::cert_manager_io::v1::Issuer,
+    crd_example::crds::cluster_x_k8s_io::v1beta1::ClusterClass,
+    crd_example::crds::cluster_x_k8s_io::v1beta2::ClusterClass,
+    crd_example::crds::gateway_networking_k8s_io::v1::Gateway,
+    crd_example::crds::gateway_networking_k8s_io::v1::HTTPRoute,
+    crd_example::crds::gateway_networking_k8s_io::v1::ReferenceGrant,
+    crd_example::crds::gateway_networking_k8s_io::v1beta1::Gateway,
+    crd_example::crds::gateway_networking_k8s_io::v1beta1::HTTPRoute,
+    crd_example::crds::gateway_networking_k8s_io::v1beta1::ReferenceGrant,
+    crd_example::crds::keda_sh::v1alpha1::ScaledObject,
+    crd_example::crds::monitoring_coreos_com::v1::Prometheus,
+    crd_example::crds::monitoring_coreos_com::v1::PrometheusRule,
+    crd_example::crds::monitoring_coreos_com::v1::ServiceMonitor,
+    crd_example::crds::monitoring_coreos_com::v1alpha1::AlertmanagerConfig,
+    crd_example::crds::monitoring_coreos_com::v1beta1::AlertmanagerConfig,
+    crd_example::crds::source_toolkit_fluxcd_io::v1::GitRepository,
+    crd_example::crds::source_toolkit_fluxcd_io::v1beta1::GitRepository,
+    crd_example::crds::source_toolkit_fluxcd_io::v1beta2::GitRepository,
     crd_example::golden::example_com::v1::Widget,
     crd_example::golden::example_com::v1beta1::Widget,
     crd_example::golden::tools_example_org::v2::Gadget,
@@ -152,7 +152,7 @@ fn unknown_enum_values_decode_and_round_trip() {
 
 #[test]
 fn resource_traits_match_the_crd() {
-    use crd_example::cert_manager_io::v1::{Certificate, ClusterIssuer};
+    use crd_example::crds::cert_manager_io::v1::{Certificate, ClusterIssuer};
     use k8s_openapi::{ListableResource, Metadata};
     assert_eq!(Certificate::API_VERSION, "cert-manager.io/v1");
     assert_eq!(Certificate::GROUP, "cert-manager.io");
@@ -172,7 +172,7 @@ fn resource_traits_match_the_crd() {
     cert.metadata_mut().namespace = Some("ns".into());
     assert_eq!(cert.metadata().namespace.as_deref(), Some("ns"));
     assert_eq!(
-        crd_example::acid_zalan_do::v1::Postgresql::LIST_KIND,
+        crd_example::crds::acid_zalan_do::v1::Postgresql::LIST_KIND,
         "postgresqlList"
     );
 }

@@ -1,0 +1,1803 @@
+/// Shared informers of every resource of the golden fixture: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
+#[derive(Clone)]
+pub struct SharedInformerFactory {
+    factory: ::informer_runtime::SharedInformerFactoryCore,
+}
+impl ::std::convert::From<::informer_runtime::SharedInformerFactoryCore>
+for SharedInformerFactory {
+    fn from(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        Self { factory }
+    }
+}
+impl SharedInformerFactory {
+    /// A builder for a factory with options: namespace, tweak_list_options,
+    /// default and per-type resync, transform.
+    #[inline]
+    pub fn builder(
+        client: ::informer_runtime::Client,
+    ) -> ::informer_runtime::FactoryBuilder<Self> {
+        ::informer_runtime::FactoryBuilder::new(client)
+    }
+    /// A factory with default options: every namespace, no resync.
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self::builder(client).build()
+    }
+    /// The untyped factory core this factory wraps.
+    #[inline]
+    pub fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
+        &self.factory
+    }
+    /// Starts every informer requested so far; informers requested later start at once.
+    #[inline]
+    pub fn start(&self) {
+        self.factory.start();
+    }
+    /// Waits until every started informer has synced, or fails naming one that cannot.
+    #[inline]
+    pub async fn wait_for_cache_sync(
+        &self,
+    ) -> ::std::result::Result<(), ::informer_runtime::SyncError> {
+        self.factory.wait_for_cache_sync().await
+    }
+    /// Stops every informer and waits for their tasks to end.
+    #[inline]
+    pub async fn shutdown(&self) {
+        self.factory.shutdown().await;
+    }
+    /// The informer of `K`, made by `new_informer` on first request (for types this
+    /// factory does not generate).
+    #[inline]
+    pub fn informer_for<K: ::informer_runtime::Object>(
+        &self,
+        name: &str,
+        new_informer: impl ::std::ops::FnOnce(
+            &::informer_runtime::SharedInformerFactoryCore,
+        ) -> ::informer_runtime::SharedIndexInformer<K>,
+    ) -> ::informer_runtime::SharedIndexInformer<K> {
+        self.factory.informer_for(name, new_informer)
+    }
+    /// The shared informer of the resource `gvr`, type-erased
+    /// (client-go's `ForResource`).
+    #[inline]
+    pub fn for_resource(
+        &self,
+        gvr: &::informer_runtime::GroupVersionResource,
+    ) -> ::std::result::Result<
+        ::informer_runtime::GenericInformer,
+        ::informer_runtime::generic::UnknownResource,
+    > {
+        match (gvr.group.as_str(), gvr.version.as_str(), gvr.resource.as_str()) {
+            ("autoscaling", "v1", "horizontalpodautoscalers") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.autoscaling().v1().horizontal_pod_autoscalers().informer(),
+                    ),
+                )
+            }
+            ("autoscaling", "v2", "horizontalpodautoscalers") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.autoscaling().v2().horizontal_pod_autoscalers().informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1", "flowschemas") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.flowcontrol_apiserver().v1().flow_schemas().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "nodes") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.kube().v1().nodes().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "pods") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.kube().v1().pods().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1", "clusterroles") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.rbac_authorization().v1().cluster_roles().informer(),
+                    ),
+                )
+            }
+            ("apps", "v1", "deployments") => {
+                ::std::result::Result::Ok(
+                    ::informer_runtime::GenericInformer::new(
+                        gvr.clone(),
+                        self.workloads().v1().deployments().informer(),
+                    ),
+                )
+            }
+            _ => {
+                ::std::result::Result::Err(::informer_runtime::generic::UnknownResource {
+                    gvr: gvr.clone(),
+                })
+            }
+        }
+    }
+    /// The informers of `autoscaling`.
+    #[inline]
+    pub fn autoscaling(&self) -> autoscaling::Group {
+        autoscaling::Group::new(self.factory.clone())
+    }
+    /// The informers of `flowcontrol.apiserver.k8s.io`.
+    #[inline]
+    pub fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::Group {
+        flowcontrol_apiserver::Group::new(self.factory.clone())
+    }
+    /// The informers of the core API group (`""`).
+    #[inline]
+    pub fn kube(&self) -> kube::Group {
+        kube::Group::new(self.factory.clone())
+    }
+    /// The informers of `rbac.authorization.k8s.io`.
+    #[inline]
+    pub fn rbac_authorization(&self) -> rbac_authorization::Group {
+        rbac_authorization::Group::new(self.factory.clone())
+    }
+    /// The informers of `apps`.
+    #[inline]
+    pub fn workloads(&self) -> workloads::Group {
+        workloads::Group::new(self.factory.clone())
+    }
+}
+/// Metadata-only informers of every resource of the golden fixture, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
+///
+/// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
+pub trait MetadataGroups {
+    /// The metadata-only informers of `autoscaling`.
+    fn autoscaling(&self) -> autoscaling::MetadataGroup;
+    /// The metadata-only informers of `flowcontrol.apiserver.k8s.io`.
+    fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::MetadataGroup;
+    /// The metadata-only informers of the core API group (`""`).
+    fn kube(&self) -> kube::MetadataGroup;
+    /// The metadata-only informers of `rbac.authorization.k8s.io`.
+    fn rbac_authorization(&self) -> rbac_authorization::MetadataGroup;
+    /// The metadata-only informers of `apps`.
+    fn workloads(&self) -> workloads::MetadataGroup;
+}
+impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
+    #[inline]
+    fn autoscaling(&self) -> autoscaling::MetadataGroup {
+        autoscaling::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::MetadataGroup {
+        flowcontrol_apiserver::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn kube(&self) -> kube::MetadataGroup {
+        kube::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn rbac_authorization(&self) -> rbac_authorization::MetadataGroup {
+        rbac_authorization::MetadataGroup::new(self.clone())
+    }
+    #[inline]
+    fn workloads(&self) -> workloads::MetadataGroup {
+        workloads::MetadataGroup::new(self.clone())
+    }
+}
+/// Informers of autoscaling.
+pub mod autoscaling {
+    /// The informers of autoscaling in a factory, by version.
+    #[derive(Clone)]
+    pub struct Group {
+        factory: ::informer_runtime::SharedInformerFactoryCore,
+    }
+    impl Group {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            Self { factory }
+        }
+        /// The informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::Version {
+            v1::Version::new(self.factory.clone())
+        }
+        /// The informers of version v2.
+        #[inline]
+        pub fn v2(&self) -> v2::Version {
+            v2::Version::new(self.factory.clone())
+        }
+    }
+    /// The metadata-only informers of autoscaling in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+        /// The metadata-only informers of version v2.
+        #[inline]
+        pub fn v2(&self) -> v2::MetadataVersion {
+            v2::MetadataVersion::new(self.factory.clone())
+        }
+    }
+    /// Informers of autoscaling/v1.
+    pub mod v1 {
+        /// The informers of autoscaling/v1 in a factory (client-go's `autoscaling/v1` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
+                HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of autoscaling/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .typed::<
+                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                    >()
+            }
+        }
+        /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
+        #[derive(Clone)]
+        pub struct HorizontalPodAutoscalerInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl HorizontalPodAutoscalerInformer {
+            /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v1/horizontalpodautoscalers`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                    >(
+                        "autoscaling/v1/horizontalpodautoscalers",
+                        |core| {
+                            new_filtered_horizontal_pod_autoscaler_informer(
+                                core.client().clone(),
+                                core.namespace(),
+                                core
+                                    .resync_for::<
+                                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                                    >(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+            #[inline]
+            pub fn lister(&self) -> HorizontalPodAutoscalerLister {
+                HorizontalPodAutoscalerLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_horizontal_pod_autoscaler_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+        > {
+            new_filtered_horizontal_pod_autoscaler_informer(
+                client,
+                namespace,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        #[inline]
+        pub fn new_filtered_horizontal_pod_autoscaler_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+        > {
+            let namespace: ::std::option::Option<::std::string::String> = namespace
+                .map(::std::borrow::ToOwned::to_owned);
+            let list = {
+                let client = client.clone();
+                let namespace = namespace.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                        >(namespace.as_deref(), &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                    >(namespace.as_deref(), &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
+        #[derive(Clone)]
+        pub struct HorizontalPodAutoscalerLister {
+            lister: ::informer_runtime::Lister<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >,
+        }
+        impl HorizontalPodAutoscalerLister {
+            /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every HorizontalPodAutoscaler (autoscaling/v1, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.list(selector)
+            }
+        }
+        impl HorizontalPodAutoscalerLister {
+            /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler) in one namespace.
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+                namespace: &str,
+            ) -> HorizontalPodAutoscalerNamespaceLister {
+                HorizontalPodAutoscalerNamespaceLister {
+                    lister: self.lister.namespaced(namespace),
+                }
+            }
+        }
+        /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) of one namespace from an informer's cache (client-go's `HorizontalPodAutoscalerNamespaceLister`).
+        pub struct HorizontalPodAutoscalerNamespaceLister {
+            lister: ::informer_runtime::NamespaceLister<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >,
+        }
+        impl HorizontalPodAutoscalerNamespaceLister {
+            /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.list(selector)
+            }
+            /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+    /// Informers of autoscaling/v2.
+    pub mod v2 {
+        /// The informers of autoscaling/v2 in a factory (client-go's `autoscaling/v2` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
+                HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of autoscaling/v2 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .typed::<
+                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                    >()
+            }
+        }
+        /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
+        #[derive(Clone)]
+        pub struct HorizontalPodAutoscalerInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl HorizontalPodAutoscalerInformer {
+            /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v2/horizontalpodautoscalers`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                    >(
+                        "autoscaling/v2/horizontalpodautoscalers",
+                        |core| {
+                            new_filtered_horizontal_pod_autoscaler_informer(
+                                core.client().clone(),
+                                core.namespace(),
+                                core
+                                    .resync_for::<
+                                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                                    >(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
+            #[inline]
+            pub fn lister(&self) -> HorizontalPodAutoscalerLister {
+                HorizontalPodAutoscalerLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_horizontal_pod_autoscaler_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+        > {
+            new_filtered_horizontal_pod_autoscaler_informer(
+                client,
+                namespace,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        #[inline]
+        pub fn new_filtered_horizontal_pod_autoscaler_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+        > {
+            let namespace: ::std::option::Option<::std::string::String> = namespace
+                .map(::std::borrow::ToOwned::to_owned);
+            let list = {
+                let client = client.clone();
+                let namespace = namespace.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                        >(namespace.as_deref(), &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                    >(namespace.as_deref(), &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
+        #[derive(Clone)]
+        pub struct HorizontalPodAutoscalerLister {
+            lister: ::informer_runtime::Lister<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >,
+        }
+        impl HorizontalPodAutoscalerLister {
+            /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every HorizontalPodAutoscaler (autoscaling/v2, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.list(selector)
+            }
+        }
+        impl HorizontalPodAutoscalerLister {
+            /// A lister of the HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler) in one namespace.
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+                namespace: &str,
+            ) -> HorizontalPodAutoscalerNamespaceLister {
+                HorizontalPodAutoscalerNamespaceLister {
+                    lister: self.lister.namespaced(namespace),
+                }
+            }
+        }
+        /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) of one namespace from an informer's cache (client-go's `HorizontalPodAutoscalerNamespaceLister`).
+        pub struct HorizontalPodAutoscalerNamespaceLister {
+            lister: ::informer_runtime::NamespaceLister<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >,
+        }
+        impl HorizontalPodAutoscalerNamespaceLister {
+            /// Every HorizontalPodAutoscaler in this namespace matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.list(selector)
+            }
+            /// The HorizontalPodAutoscaler named `name` in this namespace, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+}
+/// Informers of flowcontrol.apiserver.k8s.io.
+pub mod flowcontrol_apiserver {
+    /// The informers of flowcontrol.apiserver.k8s.io in a factory, by version.
+    #[derive(Clone)]
+    pub struct Group {
+        factory: ::informer_runtime::SharedInformerFactoryCore,
+    }
+    impl Group {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            Self { factory }
+        }
+        /// The informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::Version {
+            v1::Version::new(self.factory.clone())
+        }
+    }
+    /// The metadata-only informers of flowcontrol.apiserver.k8s.io in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
+    /// Informers of flowcontrol.apiserver.k8s.io/v1.
+    pub mod v1 {
+        /// The informers of flowcontrol.apiserver.k8s.io/v1 in a factory (client-go's `flowcontrol.apiserver.k8s.io/v1` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+            #[inline]
+            pub fn flow_schemas(&self) -> FlowSchemaInformer {
+                FlowSchemaInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+            #[inline]
+            pub fn flow_schemas(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            > {
+                self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
+            }
+        }
+        /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
+        #[derive(Clone)]
+        pub struct FlowSchemaInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl FlowSchemaInformer {
+            /// The FlowSchema informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >(
+                        "flowcontrol.apiserver.k8s.io/v1/flowschemas",
+                        |core| {
+                            new_filtered_flow_schema_informer(
+                                core.client().clone(),
+                                core
+                                    .resync_for::<
+                                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                                    >(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared FlowSchema informer's cache.
+            #[inline]
+            pub fn lister(&self) -> FlowSchemaLister {
+                FlowSchemaLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_flow_schema_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        > {
+            new_filtered_flow_schema_informer(
+                client,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+        #[inline]
+        pub fn new_filtered_flow_schema_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        > {
+            let list = {
+                let client = client.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                        >(::std::option::Option::None, &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >(::std::option::Option::None, &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) from an informer's cache (client-go's `FlowSchemaLister`).
+        #[derive(Clone)]
+        pub struct FlowSchemaLister {
+            lister: ::informer_runtime::Lister<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >,
+        }
+        impl FlowSchemaLister {
+            /// A lister of FlowSchema objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<
+                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in the cache matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
+            > {
+                self.lister.list(selector)
+            }
+        }
+        impl FlowSchemaLister {
+            /// The FlowSchema named `name`, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+}
+/// Informers of the core API group.
+pub mod kube {
+    /// The informers of the core API group in a factory, by version.
+    #[derive(Clone)]
+    pub struct Group {
+        factory: ::informer_runtime::SharedInformerFactoryCore,
+    }
+    impl Group {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            Self { factory }
+        }
+        /// The informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::Version {
+            v1::Version::new(self.factory.clone())
+        }
+    }
+    /// The metadata-only informers of the core API group in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
+    /// Informers of core/v1.
+    pub mod v1 {
+        /// The informers of core/v1 in a factory (client-go's `core/v1` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of Node objects (core/v1, kind Node).
+            #[inline]
+            pub fn nodes(&self) -> NodeInformer {
+                NodeInformer::new(self.factory.clone())
+            }
+            /// The shared informer of Pod objects (core/v1, kind Pod).
+            #[inline]
+            pub fn pods(&self) -> PodInformer {
+                PodInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of core/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+            #[inline]
+            pub fn nodes(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::core::v1::Node,
+            > {
+                self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+            }
+            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+            #[inline]
+            pub fn pods(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::core::v1::Pod,
+            > {
+                self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
+            }
+        }
+        /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
+        #[derive(Clone)]
+        pub struct NodeInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl NodeInformer {
+            /// The Node informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Node,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::core::v1::Node,
+                    >(
+                        "core/v1/nodes",
+                        |core| {
+                            new_filtered_node_informer(
+                                core.client().clone(),
+                                core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared Node informer's cache.
+            #[inline]
+            pub fn lister(&self) -> NodeLister {
+                NodeLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_node_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::core::v1::Node,
+        > {
+            new_filtered_node_informer(
+                client,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+        #[inline]
+        pub fn new_filtered_node_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::core::v1::Node,
+        > {
+            let list = {
+                let client = client.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::core::v1::Node,
+                        >(::std::option::Option::None, &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::core::v1::Node,
+                    >(::std::option::Option::None, &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
+        #[derive(Clone)]
+        pub struct NodeLister {
+            lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Node>,
+        }
+        impl NodeLister {
+            /// A lister of Node objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Node>,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every Node (core/v1, kind Node) in the cache matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Node>> {
+                self.lister.list(selector)
+            }
+        }
+        impl NodeLister {
+            /// The Node named `name`, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<::k8s_openapi::api::core::v1::Node>,
+            > {
+                self.lister.get(name)
+            }
+        }
+        /// The shared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in a factory (client-go's `PodInformer`).
+        ///
+        /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
+        #[derive(Clone)]
+        pub struct PodInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl PodInformer {
+            /// The Pod informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Pod,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::core::v1::Pod,
+                    >(
+                        "core/v1/pods",
+                        |core| {
+                            new_filtered_pod_informer(
+                                core.client().clone(),
+                                core.namespace(),
+                                core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared Pod informer's cache.
+            #[inline]
+            pub fn lister(&self) -> PodLister {
+                PodLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_pod_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
+        ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+            new_filtered_pod_informer(
+                client,
+                namespace,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+        #[inline]
+        pub fn new_filtered_pod_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+            let namespace: ::std::option::Option<::std::string::String> = namespace
+                .map(::std::borrow::ToOwned::to_owned);
+            let list = {
+                let client = client.clone();
+                let namespace = namespace.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::core::v1::Pod,
+                        >(namespace.as_deref(), &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::core::v1::Pod,
+                    >(namespace.as_deref(), &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) from an informer's cache (client-go's `PodLister`).
+        ///
+        /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
+        #[derive(Clone)]
+        pub struct PodLister {
+            lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Pod>,
+        }
+        impl PodLister {
+            /// A lister of Pod objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Pod>,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every Pod (core/v1, kind Pod) in the cache matching `selector`, in every namespace.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
+                self.lister.list(selector)
+            }
+        }
+        impl PodLister {
+            /// A lister of the Pod objects (core/v1, kind Pod) in one namespace.
+            #[inline]
+            pub fn pods(&self, namespace: &str) -> PodNamespaceLister {
+                PodNamespaceLister {
+                    lister: self.lister.namespaced(namespace),
+                }
+            }
+        }
+        /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) of one namespace from an informer's cache (client-go's `PodNamespaceLister`).
+        pub struct PodNamespaceLister {
+            lister: ::informer_runtime::NamespaceLister<
+                ::k8s_openapi::api::core::v1::Pod,
+            >,
+        }
+        impl PodNamespaceLister {
+            /// Every Pod in this namespace matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
+                self.lister.list(selector)
+            }
+            /// The Pod named `name` in this namespace, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+}
+/// Informers of rbac.authorization.k8s.io.
+pub mod rbac_authorization {
+    /// The informers of rbac.authorization.k8s.io in a factory, by version.
+    #[derive(Clone)]
+    pub struct Group {
+        factory: ::informer_runtime::SharedInformerFactoryCore,
+    }
+    impl Group {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            Self { factory }
+        }
+        /// The informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::Version {
+            v1::Version::new(self.factory.clone())
+        }
+    }
+    /// The metadata-only informers of rbac.authorization.k8s.io in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
+    /// Informers of rbac.authorization.k8s.io/v1.
+    pub mod v1 {
+        /// The informers of rbac.authorization.k8s.io/v1 in a factory (client-go's `rbac.authorization.k8s.io/v1` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole).
+            #[inline]
+            pub fn cluster_roles(&self) -> ClusterRoleInformer {
+                ClusterRoleInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of rbac.authorization.k8s.io/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+            #[inline]
+            pub fn cluster_roles(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            > {
+                self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
+            }
+        }
+        /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
+        #[derive(Clone)]
+        pub struct ClusterRoleInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl ClusterRoleInformer {
+            /// The ClusterRole informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >(
+                        "rbac.authorization.k8s.io/v1/clusterroles",
+                        |core| {
+                            new_filtered_cluster_role_informer(
+                                core.client().clone(),
+                                core
+                                    .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared ClusterRole informer's cache.
+            #[inline]
+            pub fn lister(&self) -> ClusterRoleLister {
+                ClusterRoleLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_cluster_role_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::rbac::v1::ClusterRole,
+        > {
+            new_filtered_cluster_role_informer(
+                client,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+        #[inline]
+        pub fn new_filtered_cluster_role_informer(
+            client: ::informer_runtime::Client,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::rbac::v1::ClusterRole,
+        > {
+            let list = {
+                let client = client.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::rbac::v1::ClusterRole,
+                        >(::std::option::Option::None, &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >(::std::option::Option::None, &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
+        #[derive(Clone)]
+        pub struct ClusterRoleLister {
+            lister: ::informer_runtime::Lister<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >,
+        }
+        impl ClusterRoleLister {
+            /// A lister of ClusterRole objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<
+                    ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole) in the cache matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<::k8s_openapi::api::rbac::v1::ClusterRole>,
+            > {
+                self.lister.list(selector)
+            }
+        }
+        impl ClusterRoleLister {
+            /// The ClusterRole named `name`, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<::k8s_openapi::api::rbac::v1::ClusterRole>,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+}
+/// Informers of apps.
+pub mod workloads {
+    /// The informers of apps in a factory, by version.
+    #[derive(Clone)]
+    pub struct Group {
+        factory: ::informer_runtime::SharedInformerFactoryCore,
+    }
+    impl Group {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            Self { factory }
+        }
+        /// The informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::Version {
+            v1::Version::new(self.factory.clone())
+        }
+    }
+    /// The metadata-only informers of apps in a `MetadataSharedInformerFactory`, by version.
+    #[derive(Clone, Debug)]
+    pub struct MetadataGroup {
+        factory: ::informer_runtime::MetadataSharedInformerFactory,
+    }
+    impl MetadataGroup {
+        /// The accessor over `factory`.
+        #[inline]
+        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+            Self { factory }
+        }
+        /// The metadata-only informers of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::MetadataVersion {
+            v1::MetadataVersion::new(self.factory.clone())
+        }
+    }
+    /// Informers of apps/v1.
+    pub mod v1 {
+        /// The informers of apps/v1 in a factory (client-go's `apps/v1` `Interface`).
+        #[derive(Clone)]
+        pub struct Version {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl Version {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The shared informer of Deployment objects (apps/v1, kind Deployment).
+            #[inline]
+            pub fn deployments(&self) -> DeploymentInformer {
+                DeploymentInformer::new(self.factory.clone())
+            }
+        }
+        /// The metadata-only informers of apps/v1 in a `MetadataSharedInformerFactory`.
+        #[derive(Clone, Debug)]
+        pub struct MetadataVersion {
+            factory: ::informer_runtime::MetadataSharedInformerFactory,
+        }
+        impl MetadataVersion {
+            /// The accessor over `factory`.
+            #[inline]
+            pub fn new(
+                factory: ::informer_runtime::MetadataSharedInformerFactory,
+            ) -> Self {
+                Self { factory }
+            }
+            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (the factory's `typed::<Deployment>()`).
+            #[inline]
+            pub fn deployments(
+                &self,
+            ) -> ::informer_runtime::metadata::MetadataInformer<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            > {
+                self.factory.typed::<::k8s_openapi::api::apps::v1::Deployment>()
+            }
+        }
+        /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
+        #[derive(Clone)]
+        pub struct DeploymentInformer {
+            factory: ::informer_runtime::SharedInformerFactoryCore,
+        }
+        impl DeploymentInformer {
+            /// The Deployment informer of `factory` (what the version accessor returns).
+            #[inline]
+            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+                Self { factory }
+            }
+            /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            > {
+                self.factory
+                    .informer_for::<
+                        ::k8s_openapi::api::apps::v1::Deployment,
+                    >(
+                        "apps/v1/deployments",
+                        |core| {
+                            new_filtered_deployment_informer(
+                                core.client().clone(),
+                                core.namespace(),
+                                core
+                                    .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
+                                ::informer_runtime::Indexers::namespace(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    )
+            }
+            /// A lister reading the shared Deployment informer's cache.
+            #[inline]
+            pub fn lister(&self) -> DeploymentLister {
+                DeploymentLister::new(self.informer().indexer())
+            }
+        }
+        /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
+        ///
+        /// Prefer the factory's shared informer; this one is for callers that need their own.
+        #[inline]
+        pub fn new_deployment_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::apps::v1::Deployment,
+        > {
+            new_filtered_deployment_informer(
+                client,
+                namespace,
+                resync,
+                indexers,
+                ::std::option::Option::None,
+            )
+        }
+        /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+        #[inline]
+        pub fn new_filtered_deployment_informer(
+            client: ::informer_runtime::Client,
+            namespace: ::std::option::Option<&str>,
+            resync: ::std::time::Duration,
+            indexers: ::informer_runtime::Indexers<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >,
+            tweak_list_options: ::std::option::Option<
+                ::informer_runtime::TweakListOptions,
+            >,
+        ) -> ::informer_runtime::SharedIndexInformer<
+            ::k8s_openapi::api::apps::v1::Deployment,
+        > {
+            let namespace: ::std::option::Option<::std::string::String> = namespace
+                .map(::std::borrow::ToOwned::to_owned);
+            let list = {
+                let client = client.clone();
+                let namespace = namespace.clone();
+                let tweak_list_options = tweak_list_options.clone();
+                move |mut options: ::informer_runtime::ListOptions| {
+                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                        tweak(&mut options);
+                    }
+                    client
+                        .list::<
+                            ::k8s_openapi::api::apps::v1::Deployment,
+                        >(namespace.as_deref(), &options)
+                }
+            };
+            let watch = move |mut options: ::informer_runtime::ListOptions| {
+                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
+                    tweak(&mut options);
+                }
+                client
+                    .watch::<
+                        ::k8s_openapi::api::apps::v1::Deployment,
+                    >(namespace.as_deref(), &options)
+            };
+            ::informer_runtime::SharedIndexInformer::new(
+                ::informer_runtime::ListWatch::new(list, watch),
+                resync,
+                indexers,
+            )
+        }
+        /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) from an informer's cache (client-go's `DeploymentLister`).
+        #[derive(Clone)]
+        pub struct DeploymentLister {
+            lister: ::informer_runtime::Lister<::k8s_openapi::api::apps::v1::Deployment>,
+        }
+        impl DeploymentLister {
+            /// A lister of Deployment objects over `indexer` (usually an informer's).
+            #[inline]
+            pub fn new(
+                indexer: ::informer_runtime::Indexer<
+                    ::k8s_openapi::api::apps::v1::Deployment,
+                >,
+            ) -> Self {
+                Self {
+                    lister: ::informer_runtime::Lister::new(indexer),
+                }
+            }
+            /// Every Deployment (apps/v1, kind Deployment) in the cache matching `selector`, in every namespace.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
+            > {
+                self.lister.list(selector)
+            }
+        }
+        impl DeploymentLister {
+            /// A lister of the Deployment objects (apps/v1, kind Deployment) in one namespace.
+            #[inline]
+            pub fn deployments(&self, namespace: &str) -> DeploymentNamespaceLister {
+                DeploymentNamespaceLister {
+                    lister: self.lister.namespaced(namespace),
+                }
+            }
+        }
+        /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) of one namespace from an informer's cache (client-go's `DeploymentNamespaceLister`).
+        pub struct DeploymentNamespaceLister {
+            lister: ::informer_runtime::NamespaceLister<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >,
+        }
+        impl DeploymentNamespaceLister {
+            /// Every Deployment in this namespace matching `selector`.
+            #[inline]
+            pub fn list(
+                &self,
+                selector: &::informer_runtime::Selector,
+            ) -> ::std::vec::Vec<
+                ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
+            > {
+                self.lister.list(selector)
+            }
+            /// The Deployment named `name` in this namespace, if cached.
+            #[inline]
+            pub fn get(
+                &self,
+                name: &str,
+            ) -> ::std::option::Option<
+                ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
+            > {
+                self.lister.get(name)
+            }
+        }
+    }
+}
