@@ -17,6 +17,7 @@ use crate::client::Client;
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
 use crate::object::Object;
+use crate::store::CacheMode;
 
 /// A transform applied to every object's metadata by every informer of a factory
 /// (e.g. dropping `managedFields`); it runs before any per-informer transform.
@@ -35,6 +36,8 @@ pub struct FactoryOptions {
     pub custom_resync: HashMap<TypeId, Duration>,
     /// Factory-wide metadata transform.
     pub transform: Option<MetadataTransform>,
+    /// How every informer's cache holds its objects.
+    pub cache_mode: CacheMode,
 }
 
 impl std::fmt::Debug for FactoryOptions {
@@ -45,6 +48,7 @@ impl std::fmt::Debug for FactoryOptions {
             .field("default_resync", &self.default_resync)
             .field("custom_resync", &self.custom_resync.len())
             .field("transform", &self.transform.is_some())
+            .field("cache_mode", &self.cache_mode)
             .finish()
     }
 }
@@ -220,6 +224,11 @@ impl SharedInformerFactoryCore {
         if let Some(t) = &self.options.transform {
             if let Err(e) = informer.set_factory_transform(t.clone()) {
                 tracing::warn!(informer = %name, error = %e, "the factory transform cannot apply to an informer that already started");
+            }
+        }
+        if self.options.cache_mode != CacheMode::Full {
+            if let Err(e) = informer.set_cache_mode(self.options.cache_mode) {
+                tracing::warn!(informer = %name, error = %e, "the factory cache mode cannot apply to an informer that already started");
             }
         }
         let mut state = self.lock();
@@ -406,6 +415,13 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
         transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,
     ) -> Self {
         self.options.transform = Some(Arc::new(transform));
+        self
+    }
+
+    /// How every informer's cache holds objects, e.g. [`CacheMode::compact`] to trade read
+    /// speed for a fraction of the memory.
+    pub fn cache_mode(mut self, mode: CacheMode) -> Self {
+        self.options.cache_mode = mode;
         self
     }
 

@@ -27,7 +27,7 @@ use crate::reflector::{
     DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
-use crate::store::{Indexer, Indexers};
+use crate::store::{CacheMode, Indexer, Indexers};
 
 pub use crate::processor::HandlerRegistration;
 
@@ -184,6 +184,13 @@ impl<K: Object> SharedIndexInformer<K> {
         self.ensure_not_started("set_streaming_list")?;
         lock(&self.inner.settings).streaming_list = enabled;
         Ok(())
+    }
+
+    /// Chooses how the cache holds objects (see [`CacheMode`]); the default keeps them
+    /// decoded. Fails once the informer has started.
+    pub fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
+        self.ensure_not_started("set_cache_mode")?;
+        self.inner.indexer.set_cache_mode(mode)
     }
 
     /// Sets the page size of lists (default 500). Fails once the informer has started.

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::object::Object;
-use crate::selector::Selector;
-use crate::store::{Indexer, NAMESPACE_INDEX};
+use crate::selector::{Operator, Selector};
+use crate::store::{Indexer, LABEL_INDEX, NAMESPACE_INDEX};
 
 /// Reads objects of `K` from an indexer (client-go's generated `XLister`, generically).
 pub struct Lister<K> {
@@ -31,7 +31,84 @@ impl<K: Object> std::fmt::Debug for Lister<K> {
 /// Reads objects of `K` in one namespace.
 pub struct NamespaceLister<K> {
     indexer: Indexer<K>,
-    namespace: String,
+    namespace: NamespaceName,
+}
+
+/// Longest namespace held inline: namespaces are DNS labels of at most 63 bytes.
+const INLINE_NAMESPACE: usize = 63;
+
+/// Longest `namespace/name` key built on the stack (a 63-byte label, `/`, a 253-byte name).
+const STACK_KEY: usize = 320;
+
+/// A namespace name, inline when it fits: client-go style code makes a namespace lister per
+/// read (`lister.pods(ns).get(name)`), and that should not allocate.
+#[derive(Clone)]
+enum NamespaceName {
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE_NAMESPACE],
+    },
+    Heap(Box<str>),
+}
+
+impl NamespaceName {
+    fn new(namespace: &str) -> Self {
+        match u8::try_from(namespace.len()) {
+            Ok(len) if namespace.len() <= INLINE_NAMESPACE => {
+                let mut bytes = [0; INLINE_NAMESPACE];
+                bytes[..namespace.len()].copy_from_slice(namespace.as_bytes());
+                Self::Inline { len, bytes }
+            }
+            _ => Self::Heap(namespace.into()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // The bytes are a whole `&str`, so they are valid UTF-8.
+            Self::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            Self::Heap(s) => s,
+        }
+    }
+}
+
+/// Calls `f` with the key `namespace/name`, built on the stack when it fits.
+fn with_key<R>(namespace: &str, name: &str, f: impl FnOnce(&str) -> R) -> R {
+    let len = namespace.len() + 1 + name.len();
+    if len <= STACK_KEY {
+        let mut buf = [0u8; STACK_KEY];
+        buf[..namespace.len()].copy_from_slice(namespace.as_bytes());
+        buf[namespace.len()] = b'/';
+        buf[namespace.len() + 1..len].copy_from_slice(name.as_bytes());
+        if let Ok(key) = std::str::from_utf8(&buf[..len]) {
+            return f(key);
+        }
+    }
+    let mut key = String::with_capacity(len);
+    key.push_str(namespace);
+    key.push('/');
+    key.push_str(name);
+    f(&key)
+}
+
+/// The objects of `indexer` a selector can match, through the label index, when the selector
+/// has an equality or `in` requirement and the index exists; `None` means every object.
+fn label_candidates<K: Object>(indexer: &Indexer<K>, selector: &Selector) -> Option<Vec<Arc<K>>> {
+    let requirement = selector.requirements().iter().find(|r| {
+        matches!(
+            r.operator(),
+            Operator::Equals | Operator::DoubleEquals | Operator::In
+        )
+    })?;
+    let mut candidates = Vec::new();
+    for value in requirement.values() {
+        let entry = format!("{}={value}", requirement.key());
+        // An object has one value per key, so the values' sets are disjoint.
+        candidates.extend(indexer.by_index(LABEL_INDEX, &entry).ok()?);
+    }
+    Some(candidates)
 }
 
 impl<K> Clone for NamespaceLister<K> {
@@ -46,7 +123,7 @@ impl<K> Clone for NamespaceLister<K> {
 impl<K: Object> std::fmt::Debug for NamespaceLister<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NamespaceLister")
-            .field("namespace", &self.namespace)
+            .field("namespace", &self.namespace.as_str())
             .field("indexer", &self.indexer)
             .finish()
     }
@@ -72,9 +149,11 @@ impl<K: Object> Lister<K> {
         &self.indexer
     }
 
-    /// Every object matching `selector`.
+    /// Every object matching `selector`. With the `labels` index, a selector with an
+    /// equality or `in` requirement visits only the objects carrying one of its values.
     pub fn list(&self, selector: &Selector) -> Vec<Arc<K>> {
-        select(self.indexer.list(), selector)
+        let objs = label_candidates(&self.indexer, selector).unwrap_or_else(|| self.indexer.list());
+        select(objs, selector)
     }
 
     /// The cluster-scoped object named `name`.
@@ -86,7 +165,7 @@ impl<K: Object> Lister<K> {
     pub fn namespaced(&self, namespace: &str) -> NamespaceLister<K> {
         NamespaceLister {
             indexer: self.indexer.clone(),
-            namespace: namespace.to_owned(),
+            namespace: NamespaceName::new(namespace),
         }
     }
 }
@@ -94,31 +173,35 @@ impl<K: Object> Lister<K> {
 impl<K: Object> NamespaceLister<K> {
     /// The namespace this lister reads.
     pub fn namespace(&self) -> &str {
-        &self.namespace
+        self.namespace.as_str()
     }
 
-    /// Every object in the namespace matching `selector`. Uses the namespace index when the
-    /// indexer has one (cost proportional to the namespace), else scans every object.
+    /// Every object in the namespace matching `selector`. Uses the `labels` index for a
+    /// selector with an equality or `in` requirement, else the namespace index, when the
+    /// indexer has them (cost proportional to the result), else scans every object.
     pub fn list(&self, selector: &Selector) -> Vec<Arc<K>> {
-        let in_namespace = match self.indexer.by_index(NAMESPACE_INDEX, &self.namespace) {
-            Ok(objs) => objs,
-            Err(_) => self
-                .indexer
-                .list()
-                .into_iter()
-                .filter(|o| o.meta().namespace.as_deref() == Some(self.namespace.as_str()))
-                .collect(),
+        let namespace = self.namespace.as_str();
+        let in_namespace = |o: &Arc<K>| o.meta().namespace.as_deref() == Some(namespace);
+        let objs = match label_candidates(&self.indexer, selector) {
+            Some(candidates) => candidates.into_iter().filter(in_namespace).collect(),
+            None => match self.indexer.by_index(NAMESPACE_INDEX, namespace) {
+                Ok(objs) => objs,
+                Err(_) => self
+                    .indexer
+                    .list()
+                    .into_iter()
+                    .filter(in_namespace)
+                    .collect(),
+            },
         };
-        select(in_namespace, selector)
+        select(objs, selector)
     }
 
     /// The object `name` in the namespace.
     pub fn get(&self, name: &str) -> Option<Arc<K>> {
-        let mut key = String::with_capacity(self.namespace.len() + 1 + name.len());
-        key.push_str(&self.namespace);
-        key.push('/');
-        key.push_str(name);
-        self.indexer.get_by_key(&key)
+        with_key(self.namespace.as_str(), name, |key| {
+            self.indexer.get_by_key(key)
+        })
     }
 }
 
@@ -174,7 +257,7 @@ mod tests {
 
     #[test]
     fn list_with_and_without_namespace_index() {
-        for indexers in [Indexers::namespace(), Indexers::new()] {
+        for indexers in [Indexers::standard(), Indexers::namespace(), Indexers::new()] {
             let l = fill(indexers);
             assert_eq!(
                 names(l.namespaced("a").list(&Selector::everything())),
@@ -185,6 +268,29 @@ mod tests {
             assert_eq!(names(l.list(&web)), vec!["global", "web-0", "web-1"]);
             assert_eq!(names(l.namespaced("a").list(&web)), vec!["web-0"]);
             assert!(l.namespaced("zzz").list(&web).is_empty());
+            let web_or_db: Selector = "tier in (web,db),tier!=db".parse().unwrap();
+            assert_eq!(names(l.list(&web_or_db)), vec!["global", "web-0", "web-1"]);
+            let not_web: Selector = "tier notin (web)".parse().unwrap();
+            assert_eq!(names(l.namespaced("a").list(&not_web)), vec!["db-0"]);
         }
+    }
+
+    #[test]
+    fn long_namespaces_and_keys_still_resolve() {
+        let long_ns = "n".repeat(100);
+        let long_name = "x".repeat(400);
+        let idx = Indexer::new(Indexers::standard());
+        idx.insert(cm(&long_ns, &long_name, "web"));
+        idx.insert(cm("é", "ü", "web"));
+        let l = Lister::new(idx);
+        assert_eq!(l.namespaced(&long_ns).namespace(), long_ns);
+        assert!(l.namespaced(&long_ns).get(&long_name).is_some());
+        assert!(l.namespaced("é").get("ü").is_some());
+        assert_eq!(
+            l.namespaced(&long_ns)
+                .list(&"tier=web".parse().unwrap())
+                .len(),
+            1
+        );
     }
 }

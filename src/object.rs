@@ -2,12 +2,14 @@
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-/// An object an informer can cache: it decodes from JSON and carries `ObjectMeta`.
+/// An object an informer can cache: it decodes from and encodes to JSON (the compact cache
+/// keeps it encoded) and carries `ObjectMeta`.
 ///
 /// Every k8s-openapi resource type (and every generated CRD type) implements it
 /// through the blanket impl; dynamic and metadata-only objects implement it by hand.
-pub trait Object: DeserializeOwned + Send + Sync + 'static {
+pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
     /// The object's metadata.
     fn meta(&self) -> &ObjectMeta;
     /// The object's metadata, mutably (used by transforms).
@@ -16,7 +18,12 @@ pub trait Object: DeserializeOwned + Send + Sync + 'static {
 
 impl<K> Object for K
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta> + DeserializeOwned + Send + Sync + 'static,
+    K: k8s_openapi::Metadata<Ty = ObjectMeta>
+        + DeserializeOwned
+        + Serialize
+        + Send
+        + Sync
+        + 'static,
 {
     fn meta(&self) -> &ObjectMeta {
         k8s_openapi::Metadata::metadata(self)

@@ -1,17 +1,21 @@
 //! The indexed, thread-safe store informers cache into (client-go's `cache.Indexer`).
 //!
-//! Objects are held as `Arc<K>` under their `object_key`. Every index maps an index
-//! value to the set of keys whose objects produce it, so `by_index` costs time
-//! proportional to the result, not to the size of the store.
+//! Objects are held under their `object_key`, as `Arc<K>` or compressed (see [`CacheMode`]).
+//! Every index maps an index value to the set of keys whose objects produce it, so
+//! `by_index` costs time proportional to the result, not to the size of the store.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::Error;
 use crate::object::{object_key, Object};
 
 /// The name of the default index: objects by namespace.
 pub const NAMESPACE_INDEX: &str = "namespace";
+
+/// The name of the label index: objects by each of their labels, as `key=value`. Lister
+/// label selectors use it to visit only the objects an equality requirement can match.
+pub const LABEL_INDEX: &str = "labels";
 
 /// Computes the index values of an object (client-go's `IndexFunc`).
 pub type IndexFunc<K> = Arc<dyn Fn(&K) -> Vec<String> + Send + Sync>;
@@ -52,6 +56,22 @@ pub fn namespace_index_func<K: Object>(obj: &K) -> Vec<String> {
     }
 }
 
+/// Every label of an object as `key=value`.
+pub fn label_index_func<K: Object>(obj: &K) -> Vec<String> {
+    obj.meta()
+        .labels
+        .iter()
+        .flatten()
+        .map(|(k, v)| {
+            let mut value = String::with_capacity(k.len() + 1 + v.len());
+            value.push_str(k);
+            value.push('=');
+            value.push_str(v);
+            value
+        })
+        .collect()
+}
+
 impl<K: Object> Indexers<K> {
     /// No indexers.
     pub fn new() -> Self {
@@ -61,6 +81,12 @@ impl<K: Object> Indexers<K> {
     /// Only the `namespace` index (what generated informers use by default).
     pub fn namespace() -> Self {
         Self::new().with(NAMESPACE_INDEX, namespace_index_func::<K>)
+    }
+
+    /// The `namespace` and `labels` indexes (what generated informers use by default): lister
+    /// reads by namespace and by label selector cost time proportional to their result.
+    pub fn standard() -> Self {
+        Self::namespace().with(LABEL_INDEX, label_index_func::<K>)
     }
 
     /// Adds (or replaces) the index `name`.
@@ -85,15 +111,172 @@ impl<K: Object> Indexers<K> {
 }
 
 /// Index value → keys of the objects that produce it.
-type Index = HashMap<String, HashSet<Arc<str>>>;
+type Index = Map<String, Set<Arc<str>>>;
 
-struct StoreInner<K> {
-    items: HashMap<Arc<str>, Arc<K>>,
-    indexers: BTreeMap<String, IndexFunc<K>>,
-    indices: HashMap<String, Index>,
+/// Store maps hash with foldhash: keys come from the API server, which already guarantees
+/// their uniqueness, and SipHash would cost a large share of a lister `get`.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Set<T> = HashSet<T, foldhash::fast::RandomState>;
+
+/// How an indexer holds its objects.
+///
+/// `Full` keeps every object decoded: a lister `get` is a hash lookup and a reference-count
+/// increment, at the memory cost of a decoded object (tens of KB for a k8s-openapi `Pod`).
+///
+/// `Compact` keeps every object as LZ4-compressed JSON (about a tenth of the decoded size)
+/// and only the `hot` most recently read objects decoded. In exchange, reads that miss the
+/// hot set decode the object (tens of µs for a Pod), every change encodes the new object
+/// and decodes the old one, and `list`/`by_index` decode what they return. Handlers are not
+/// affected: they receive the decoded objects as they arrive. Suits large caches read by key
+/// now and then, not controllers that list the whole cache on every reconcile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CacheMode {
+    /// Objects kept decoded, as `Arc<K>`.
+    #[default]
+    Full,
+    /// Objects kept compressed, with at most `hot` of them also kept decoded.
+    Compact {
+        /// How many recently read objects stay decoded.
+        hot: usize,
+    },
 }
 
-impl<K> StoreInner<K> {
+impl CacheMode {
+    /// Compact storage keeping the `hot` most recently read objects decoded.
+    pub fn compact(hot: usize) -> Self {
+        Self::Compact { hot }
+    }
+}
+
+/// One stored object.
+enum Slot<K> {
+    Decoded(Arc<K>),
+    /// LZ4 block of the object's JSON, prefixed with its length.
+    Encoded(Box<[u8]>),
+}
+
+/// Recently read objects of a compact indexer, evicted oldest first.
+struct HotSet<K> {
+    capacity: usize,
+    objects: Map<Arc<str>, Arc<K>>,
+    order: VecDeque<Arc<str>>,
+}
+
+impl<K> HotSet<K> {
+    fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            objects: Map::default(),
+            order: VecDeque::new(),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<Arc<K>> {
+        self.objects.get(key).cloned()
+    }
+
+    fn remember(&mut self, key: &Arc<str>, obj: &Arc<K>) {
+        if self.capacity == 0 || self.objects.insert(key.clone(), obj.clone()).is_some() {
+            return;
+        }
+        self.order.push_back(key.clone());
+        while self.objects.len() > self.capacity {
+            match self.order.pop_front() {
+                Some(oldest) => {
+                    self.objects.remove(&oldest);
+                }
+                None => break,
+            }
+        }
+        // Keys forgotten by `forget` linger in `order`; drop them before it outgrows the set.
+        if self.order.len() > 2 * self.capacity {
+            let objects = &self.objects;
+            self.order.retain(|k| objects.contains_key(k));
+        }
+    }
+
+    /// Keeps a remembered object current when its key gets a new version.
+    fn refresh(&mut self, key: &str, obj: &Arc<K>) {
+        if let Some(held) = self.objects.get_mut(key) {
+            *held = obj.clone();
+        }
+    }
+
+    fn forget(&mut self, key: &str) {
+        self.objects.remove(key);
+    }
+
+    fn clear(&mut self) {
+        self.objects.clear();
+        self.order.clear();
+    }
+}
+
+struct StoreInner<K> {
+    items: Map<Arc<str>, Slot<K>>,
+    indexers: BTreeMap<String, IndexFunc<K>>,
+    indices: HashMap<String, Index>,
+    mode: CacheMode,
+    /// Locked after the store's own lock, never before.
+    hot: Mutex<HotSet<K>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn encode<K: Object>(obj: &K) -> Result<Box<[u8]>, serde_json::Error> {
+    let json = serde_json::to_vec(obj)?;
+    Ok(lz4_flex::compress_prepend_size(&json).into_boxed_slice())
+}
+
+fn decode<K: Object>(bytes: &[u8]) -> Result<K, String> {
+    let json = lz4_flex::decompress_size_prepended(bytes).map_err(|e| e.to_string())?;
+    crate::json::from_slice(&json).map_err(|e| e.to_string())
+}
+
+impl<K: Object> StoreInner<K> {
+    fn slot_for(&self, key: &str, obj: &Arc<K>) -> Slot<K> {
+        if let CacheMode::Compact { .. } = self.mode {
+            match encode(obj.as_ref()) {
+                Ok(bytes) => return Slot::Encoded(bytes),
+                Err(e) => {
+                    tracing::warn!(key, error = %e, "compact cache: cannot encode an object; keeping it decoded")
+                }
+            }
+        }
+        Slot::Decoded(obj.clone())
+    }
+
+    /// The object in `slot`, decoded if need be; `remember` keeps it in the hot set.
+    fn object(&self, key: &Arc<str>, slot: &Slot<K>, remember: bool) -> Option<Arc<K>> {
+        let bytes = match slot {
+            Slot::Decoded(obj) => return Some(obj.clone()),
+            Slot::Encoded(bytes) => bytes,
+        };
+        if let Some(obj) = lock(&self.hot).get(key) {
+            return Some(obj);
+        }
+        match decode::<K>(bytes) {
+            Ok(obj) => {
+                let obj = Arc::new(obj);
+                if remember {
+                    lock(&self.hot).remember(key, &obj);
+                }
+                Some(obj)
+            }
+            Err(e) => {
+                tracing::error!(key = %key, error = %e, "compact cache: cannot decode a cached object");
+                None
+            }
+        }
+    }
+
+    fn get(&self, key: &str, remember: bool) -> Option<Arc<K>> {
+        let (key, slot) = self.items.get_key_value(key)?;
+        self.object(key, slot, remember)
+    }
+
     fn add_to_indices(&mut self, key: &Arc<str>, obj: &K) {
         for (name, func) in &self.indexers {
             let index = self.indices.entry(name.clone()).or_default();
@@ -103,25 +286,51 @@ impl<K> StoreInner<K> {
         }
     }
 
-    fn remove_from_indices(&mut self, key: &str, obj: &K) {
+    /// Removes `key` from the indices; `old` is its object, when it could be decoded.
+    fn remove_from_indices(&mut self, key: &str, old: Option<&K>) {
         for (name, func) in &self.indexers {
             let Some(index) = self.indices.get_mut(name) else {
                 continue;
             };
-            for value in func(obj) {
-                if let Some(keys) = index.get_mut(&value) {
-                    keys.remove(key);
-                    if keys.is_empty() {
-                        index.remove(&value);
+            match old {
+                Some(old) => {
+                    for value in func(old) {
+                        if let Some(keys) = index.get_mut(&value) {
+                            keys.remove(key);
+                            if keys.is_empty() {
+                                index.remove(&value);
+                            }
+                        }
                     }
                 }
+                // Without the object its index values are unknown: search them all.
+                None => index.retain(|_, keys| {
+                    keys.remove(key);
+                    !keys.is_empty()
+                }),
             }
         }
     }
+
+    /// Takes `key`'s object out of the store and the indices.
+    fn take(&mut self, key: &str) -> Option<(Arc<str>, Option<Arc<K>>)> {
+        let (key, slot) = self.items.remove_entry(key)?;
+        let old = self.object(&key, &slot, false);
+        lock(&self.hot).forget(&key);
+        self.remove_from_indices(&key, old.as_deref());
+        Some((key, old))
+    }
+
+    fn put(&mut self, key: Arc<str>, obj: &Arc<K>) {
+        self.add_to_indices(&key, obj);
+        let slot = self.slot_for(&key, obj);
+        lock(&self.hot).refresh(&key, obj);
+        self.items.insert(key, slot);
+    }
 }
 
-/// A thread-safe, indexed map of `Arc<K>` keyed `namespace/name` (or `name`). Cheap to clone;
-/// clones share the same data.
+/// A thread-safe, indexed map of objects keyed `namespace/name` (or `name`), held as
+/// `Arc<K>` or compactly (see [`CacheMode`]). Cheap to clone; clones share the same data.
 ///
 /// Reads take a shared lock only; an informer is the only writer of its indexer.
 pub struct Indexer<K> {
@@ -148,23 +357,26 @@ impl<K: Object> std::fmt::Debug for Indexer<K> {
         f.debug_struct("Indexer")
             .field("len", &inner.items.len())
             .field("indexers", &inner.indexers.keys().collect::<Vec<_>>())
+            .field("mode", &inner.mode)
             .finish()
     }
 }
 
 impl<K: Object> Indexer<K> {
-    /// An empty store with `indexers`.
+    /// An empty store with `indexers`, holding objects decoded.
     pub fn new(indexers: Indexers<K>) -> Self {
         let indices = indexers
             .funcs
             .keys()
-            .map(|name| (name.clone(), Index::new()))
+            .map(|name| (name.clone(), Index::default()))
             .collect();
         Self {
             inner: Arc::new(RwLock::new(StoreInner {
-                items: HashMap::new(),
+                items: Map::default(),
                 indexers: indexers.funcs,
                 indices,
+                mode: CacheMode::Full,
+                hot: Mutex::new(HotSet::new(0)),
             })),
         }
     }
@@ -179,9 +391,32 @@ impl<K: Object> Indexer<K> {
         self.inner.write().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// How objects are held.
+    pub fn cache_mode(&self) -> CacheMode {
+        self.read().mode
+    }
+
+    /// Chooses how objects are held. Fails, changing nothing, once the store holds objects.
+    pub fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
+        let mut inner = self.write();
+        if !inner.items.is_empty() {
+            return Err(Error::Other(format!(
+                "set_cache_mode: the indexer already holds {} objects",
+                inner.items.len()
+            )));
+        }
+        let hot = match mode {
+            CacheMode::Full => 0,
+            CacheMode::Compact { hot } => hot,
+        };
+        inner.mode = mode;
+        inner.hot = Mutex::new(HotSet::new(hot));
+        Ok(())
+    }
+
     /// The object stored under `key`.
     pub fn get_by_key(&self, key: &str) -> Option<Arc<K>> {
-        self.read().items.get(key).cloned()
+        self.read().get(key, true)
     }
 
     /// The stored object with the same key as `obj`.
@@ -191,7 +426,12 @@ impl<K: Object> Indexer<K> {
 
     /// Every stored object, in no particular order.
     pub fn list(&self) -> Vec<Arc<K>> {
-        self.read().items.values().cloned().collect()
+        let inner = self.read();
+        inner
+            .items
+            .iter()
+            .filter_map(|(k, slot)| inner.object(k, slot, false))
+            .collect()
     }
 
     /// Every stored key, in no particular order.
@@ -228,11 +468,7 @@ impl<K: Object> Indexer<K> {
             .ok_or_else(|| unknown_index(index_name))?;
         Ok(index
             .get(value)
-            .map(|keys| {
-                keys.iter()
-                    .filter_map(|k| inner.items.get(k).cloned())
-                    .collect()
-            })
+            .map(|keys| keys.iter().filter_map(|k| inner.get(k, false)).collect())
             .unwrap_or_default())
     }
 
@@ -276,7 +512,7 @@ impl<K: Object> Indexer<K> {
         }
         Ok(keys
             .into_iter()
-            .filter_map(|k| inner.items.get(k).cloned())
+            .filter_map(|k| inner.get(k, false))
             .collect())
     }
 
@@ -294,10 +530,12 @@ impl<K: Object> Indexer<K> {
             )));
         }
         for (name, func) in indexers.funcs {
-            let mut index = Index::new();
-            for (key, obj) in &inner.items {
-                for value in func(obj) {
-                    index.entry(value).or_default().insert(key.clone());
+            let mut index = Index::default();
+            for (key, slot) in &inner.items {
+                if let Some(obj) = inner.object(key, slot, false) {
+                    for value in func(&obj) {
+                        index.entry(value).or_default().insert(key.clone());
+                    }
                 }
             }
             inner.indices.insert(name.clone(), index);
@@ -315,24 +553,17 @@ impl<K: Object> Indexer<K> {
     /// Stores `obj` under `key`, replacing and returning the previous object.
     pub fn insert_with_key(&self, key: String, obj: Arc<K>) -> Option<Arc<K>> {
         let mut inner = self.write();
-        let (key, old) = match inner.items.remove_entry(key.as_str()) {
-            Some((k, old)) => {
-                inner.remove_from_indices(&k, &old);
-                (k, Some(old))
-            }
+        let (key, old) = match inner.take(&key) {
+            Some((k, old)) => (k, old),
             None => (Arc::<str>::from(key), None),
         };
-        inner.add_to_indices(&key, &obj);
-        inner.items.insert(key, obj);
+        inner.put(key, &obj);
         old
     }
 
     /// Removes and returns the object stored under `key`.
     pub fn remove(&self, key: &str) -> Option<Arc<K>> {
-        let mut inner = self.write();
-        let (k, old) = inner.items.remove_entry(key)?;
-        inner.remove_from_indices(&k, &old);
-        Some(old)
+        self.write().take(key).and_then(|(_, old)| old)
     }
 
     /// Replaces the whole content with `objs`.
@@ -342,13 +573,11 @@ impl<K: Object> Indexer<K> {
         for index in inner.indices.values_mut() {
             index.clear();
         }
+        lock(&inner.hot).clear();
         for obj in objs {
             let key: Arc<str> = Arc::from(object_key(obj.as_ref()));
-            if let Some(old) = inner.items.remove(&key) {
-                inner.remove_from_indices(&key, &old);
-            }
-            inner.add_to_indices(&key, &obj);
-            inner.items.insert(key, obj);
+            inner.take(&key);
+            inner.put(key, &obj);
         }
     }
 }
@@ -466,5 +695,95 @@ mod tests {
             .list_index_func_values(NAMESPACE_INDEX)
             .unwrap()
             .is_empty());
+    }
+
+    fn with_mode(mode: CacheMode) -> Indexer<ConfigMap> {
+        let s = Indexer::new(Indexers::standard().with("app", app_index));
+        s.set_cache_mode(mode).unwrap();
+        s
+    }
+
+    #[test]
+    fn compact_mode_reads_and_indexes_like_full_mode() {
+        for mode in [
+            CacheMode::Full,
+            CacheMode::compact(0),
+            CacheMode::compact(2),
+        ] {
+            let s = with_mode(mode);
+            assert_eq!(s.cache_mode(), mode);
+            for i in 0..10 {
+                s.insert(cm(
+                    if i % 2 == 0 { "a" } else { "b" },
+                    &format!("x{i}"),
+                    "web",
+                ));
+            }
+            s.insert(cm("", "cluster", "db"));
+            let old = s.insert(cm("a", "x0", "db")).unwrap();
+            assert_eq!(app_index(&old), vec!["web"], "{mode:?}");
+            assert_eq!(
+                s.get_by_key("a/x0").unwrap(),
+                cm("a", "x0", "db"),
+                "{mode:?}"
+            );
+            assert_eq!(
+                s.get_by_key("a/x0").unwrap(),
+                cm("a", "x0", "db"),
+                "{mode:?}"
+            );
+            assert_eq!(s.by_index("app", "web").unwrap().len(), 9, "{mode:?}");
+            assert_eq!(
+                s.by_index(LABEL_INDEX, "app=db").unwrap().len(),
+                2,
+                "{mode:?}"
+            );
+            assert_eq!(
+                s.by_index(NAMESPACE_INDEX, "a").unwrap().len(),
+                5,
+                "{mode:?}"
+            );
+            assert_eq!(s.remove("b/x1").unwrap(), cm("b", "x1", "web"), "{mode:?}");
+            assert!(s.get_by_key("b/x1").is_none(), "{mode:?}");
+            assert_eq!(s.list().len(), 10, "{mode:?}");
+            s.add_indexers(Indexers::new().with("again", app_index))
+                .unwrap();
+            assert_eq!(s.by_index("again", "db").unwrap().len(), 2, "{mode:?}");
+            s.replace([cm("c", "y", "web")]);
+            assert_eq!(s.list(), vec![cm("c", "y", "web")], "{mode:?}");
+            assert!(s.get_by_key("a/x0").is_none(), "{mode:?}");
+            assert!(s.by_index("app", "db").unwrap().is_empty(), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn the_hot_set_stays_bounded_and_current() {
+        let s = with_mode(CacheMode::compact(2));
+        for i in 0..5 {
+            s.insert(cm("a", &format!("x{i}"), "web"));
+        }
+        for _ in 0..3 {
+            for i in 0..5 {
+                assert!(s.get_by_key(&format!("a/x{i}")).is_some());
+            }
+        }
+        let held = s.read().hot.lock().unwrap().objects.len();
+        assert!(held <= 2, "{held} decoded objects held");
+        let order = s.read().hot.lock().unwrap().order.len();
+        assert!(order <= 4, "{order} keys in the eviction order");
+        let before = s.get_by_key("a/x4").unwrap();
+        s.insert(cm("a", "x4", "db"));
+        let after = s.get_by_key("a/x4").unwrap();
+        assert_ne!(before, after);
+        assert_eq!(app_index(&after), vec!["db"]);
+    }
+
+    #[test]
+    fn the_cache_mode_is_chosen_while_empty() {
+        let s = with_mode(CacheMode::Full);
+        s.insert(cm("a", "x", "web"));
+        let err = s.set_cache_mode(CacheMode::compact(8)).unwrap_err();
+        assert!(err.to_string().contains("1 objects"), "{err}");
+        assert_eq!(s.cache_mode(), CacheMode::Full);
     }
 }

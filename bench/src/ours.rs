@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{Client, ResourceEventHandlerFuncs, SharedIndexInformer};
+use informer_runtime::{CacheMode, Client, ResourceEventHandlerFuncs, SharedIndexInformer};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use listers::core::v1::PodLister;
@@ -19,6 +19,8 @@ pub type OnUpdate = Arc<dyn Fn(usize, &Pod) + Send + Sync>;
 pub struct OursOptions {
     /// Install a factory transform that drops `metadata.managedFields`.
     pub drop_managed_fields: bool,
+    /// How the cache holds pods.
+    pub cache_mode: CacheMode,
     /// Handlers to register (each gets `on_update`).
     pub handlers: usize,
     /// What each handler does on update.
@@ -50,7 +52,7 @@ impl Ours {
         if options.drop_managed_fields {
             builder = builder.transform(|meta| meta.managed_fields = None);
         }
-        let factory = builder.build();
+        let factory = builder.cache_mode(options.cache_mode).build();
         let pods = factory.core().v1().pods();
         let informer = pods.informer();
         for i in 0..options.handlers {

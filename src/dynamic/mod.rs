@@ -78,8 +78,9 @@ impl DynamicSharedInformerFactory {
         FactoryBuilder::new(client)
     }
 
-    /// The factory core (client, options, registry).
-    pub fn core(&self) -> &SharedInformerFactoryCore {
+    /// The factory core (client, options, registry); named like the typed and metadata
+    /// factories' method.
+    pub fn factory_core(&self) -> &SharedInformerFactoryCore {
         &self.core
     }
 
@@ -109,7 +110,7 @@ impl DynamicSharedInformerFactory {
                     core.namespace(),
                     core.tweak_list_options(),
                 );
-                SharedIndexInformer::new(lw, core.options().default_resync, Indexers::namespace())
+                SharedIndexInformer::new(lw, core.options().default_resync, Indexers::standard())
             },
         );
         ResourceInformer::new(resource.clone(), informer)

@@ -43,9 +43,7 @@ impl<T: Object> ResourceInformer<T> {
     pub fn lister(&self) -> Lister<T> {
         Lister::new(self.informer.indexer())
     }
-}
 
-impl<T: Object + serde::Serialize> ResourceInformer<T> {
     /// The type-erased informer (client-go's `GenericInformer`).
     pub fn generic(&self) -> GenericInformer {
         GenericInformer::new(self.resource.gvr(), self.informer.clone())

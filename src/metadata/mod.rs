@@ -182,5 +182,5 @@ fn new_informer<K: 'static>(
         core.namespace(),
         core.tweak_list_options(),
     );
-    SharedIndexInformer::new(lw, resync, Indexers::namespace())
+    SharedIndexInformer::new(lw, resync, Indexers::standard())
 }

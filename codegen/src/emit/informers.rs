@@ -112,7 +112,7 @@ pub(super) fn resource_items(
                         core.client().clone(),
                         #ns_factory_arg
                         core.resync_for::<#ty>(),
-                        #rt::Indexers::namespace(),
+                        #rt::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 })

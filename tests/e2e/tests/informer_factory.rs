@@ -21,6 +21,7 @@ where
     K: k8s_openapi::ListableResource
         + k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
+        + serde::Serialize
         + Send
         + Sync
         + 'static,

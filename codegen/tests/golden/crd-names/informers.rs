@@ -247,7 +247,7 @@ pub mod shop {
                                 core.client().clone(),
                                 core.namespace(),
                                 core.resync_for::<crate::crds::example_com::v1::Widget>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -464,7 +464,7 @@ pub mod shop {
                                 core.namespace(),
                                 core
                                     .resync_for::<crate::crds::example_com::v1beta1::Widget>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -723,7 +723,7 @@ pub mod tools {
                                 core.client().clone(),
                                 core
                                     .resync_for::<crate::crds::tools_example_org::v2::Gadget>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },

@@ -316,7 +316,7 @@ pub mod autoscaling {
                                     .resync_for::<
                                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -549,7 +549,7 @@ pub mod autoscaling {
                                     .resync_for::<
                                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -815,7 +815,7 @@ pub mod flowcontrol_apiserver {
                                     .resync_for::<
                                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1052,7 +1052,7 @@ pub mod kube {
                             new_filtered_node_informer(
                                 core.client().clone(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1188,7 +1188,7 @@ pub mod kube {
                                 core.client().clone(),
                                 core.namespace(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1429,7 +1429,7 @@ pub mod rbac_authorization {
                                 core.client().clone(),
                                 core
                                     .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1654,7 +1654,7 @@ pub mod workloads {
                                 core.namespace(),
                                 core
                                     .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },

@@ -301,7 +301,7 @@ pub mod apps {
                                 core.namespace(),
                                 core
                                     .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -505,7 +505,7 @@ pub mod autoscaling {
                                     .resync_for::<
                                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -666,7 +666,7 @@ pub mod autoscaling {
                                     .resync_for::<
                                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -871,7 +871,7 @@ pub mod core {
                             new_filtered_node_informer(
                                 core.client().clone(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -971,7 +971,7 @@ pub mod core {
                                 core.client().clone(),
                                 core.namespace(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1153,7 +1153,7 @@ pub mod flowcontrol_apiserver {
                                     .resync_for::<
                                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                                     >(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },
@@ -1339,7 +1339,7 @@ pub mod rbac_authorization {
                                 core.client().clone(),
                                 core
                                     .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                                ::informer_runtime::Indexers::namespace(),
+                                ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
                             )
                         },

@@ -25,6 +25,7 @@ where
     K: k8s_openapi::ListableResource
         + k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
+        + serde::Serialize
         + Send
         + Sync
         + 'static,
@@ -95,7 +96,12 @@ impl Replay {
 
 impl<K> ResourceEventHandler<K> for Replay
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta> + serde::de::DeserializeOwned + Send + Sync + 'static,
+    K: k8s_openapi::Metadata<Ty = ObjectMeta>
+        + serde::de::DeserializeOwned
+        + serde::Serialize
+        + Send
+        + Sync
+        + 'static,
 {
     fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
         let key = object_key(obj.as_ref());
@@ -134,7 +140,12 @@ where
 /// key → resourceVersion of the objects in an informer's cache.
 pub fn cache_state<K>(informer: &SharedIndexInformer<K>) -> BTreeMap<String, String>
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta> + serde::de::DeserializeOwned + Send + Sync + 'static,
+    K: k8s_openapi::Metadata<Ty = ObjectMeta>
+        + serde::de::DeserializeOwned
+        + serde::Serialize
+        + Send
+        + Sync
+        + 'static,
 {
     informer
         .indexer()

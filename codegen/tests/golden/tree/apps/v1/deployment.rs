@@ -27,7 +27,7 @@ impl DeploymentInformer {
                         core.client().clone(),
                         core.namespace(),
                         core.resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },

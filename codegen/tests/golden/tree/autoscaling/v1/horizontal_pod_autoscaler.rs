@@ -30,7 +30,7 @@ impl HorizontalPodAutoscalerInformer {
                             .resync_for::<
                                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                             >(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },

@@ -24,7 +24,7 @@ impl NodeInformer {
                     new_filtered_node_informer(
                         core.client().clone(),
                         core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },

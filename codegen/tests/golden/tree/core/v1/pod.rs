@@ -27,7 +27,7 @@ impl PodInformer {
                         core.client().clone(),
                         core.namespace(),
                         core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },

@@ -29,7 +29,7 @@ impl FlowSchemaInformer {
                             .resync_for::<
                                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                             >(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },

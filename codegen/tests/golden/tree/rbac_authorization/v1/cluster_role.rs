@@ -26,7 +26,7 @@ impl ClusterRoleInformer {
                     new_filtered_cluster_role_informer(
                         core.client().clone(),
                         core.resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                        ::informer_runtime::Indexers::namespace(),
+                        ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
                     )
                 },
