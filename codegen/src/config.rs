@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::emit::{self, EmitOptions, Layout, Target};
+use crate::emit::{self, EmitOptions, GeneratedFiles, Layout, Target};
 use crate::model::{escape_ident, is_snake_case_ident, Api, GroupAccessorError, ResourceDef};
 use crate::read::{self, table};
 
@@ -184,8 +184,10 @@ impl Config {
     /// `crds::SharedInformerFactory` and `crds::cert_manager_io::v1::Certificate`.
     ///
     /// Generated CRD code names its own types by absolute path (`crate::crds::...`), so the
-    /// default (no module) needs the file included at the crate root. Built-in output names
-    /// nothing of its own and can be included anywhere: there, this only checks the name.
+    /// default (no module) needs the file included at the crate root. A tree from
+    /// [`Config::render_crd_tree`] is declared as this module (`pub mod crds;` with the tree
+    /// in `src/crds/`). Built-in output names nothing of its own and can be included
+    /// anywhere: there, this only checks the name.
     /// [`Config::generate`] fails with [`GenerateError::FactoryModule`] when `name` is not a
     /// snake_case identifier.
     pub fn factory_module(&mut self, name: impl Into<String>) -> &mut Self {
@@ -253,8 +255,32 @@ impl Config {
     }
 
     /// The CRD types, informers, listers and factory for the manifests given to
-    /// [`Config::crd`], as one formatted file, plus every file read.
-    pub fn render_crds(&self) -> Result<(String, Vec<PathBuf>), GenerateError> {
+    /// [`Config::crd`] as [`Config::generate`] writes them: one file, named as by
+    /// [`Config::file_name`]; plus every file read.
+    pub fn render_crds(&self) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
+        self.render_crds_as(Layout::SingleFile {
+            file_name: self.file_name.clone(),
+        })
+    }
+
+    /// [`Config::render_crds`] as a module tree, for checked-in code: `root_file` (`mod.rs`,
+    /// or `lib.rs` for a crate root) with the factory and `MetadataGroups`, a directory per
+    /// informer group and version with a file per resource, and a directory per group of
+    /// types with a file per version. Generated code names its own types as in one file, so
+    /// the tree's root is the crate root, or the module named by [`Config::factory_module`].
+    pub fn render_crd_tree(
+        &self,
+        root_file: &str,
+    ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
+        self.render_crds_as(Layout::Tree {
+            root_file: root_file.to_owned(),
+        })
+    }
+
+    fn render_crds_as(
+        &self,
+        layout: Layout,
+    ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         let base = self.self_path()?;
         let (model, files) = crate::read::crd::read_paths(&self.crds)?;
         let defs: Vec<ResourceDef> = model
@@ -285,24 +311,12 @@ impl Config {
         }
         let options = EmitOptions {
             target: self.target.clone(),
-            layout: Layout::SingleFile {
-                file_name: self.file_name.clone(),
-            },
+            layout,
             runtime_path: self.runtime_path.clone(),
             k8s_openapi_path: self.k8s_openapi_path.clone(),
             source_description: description.to_owned(),
         };
-        let k8s_openapi: syn::Path =
-            syn::parse_str(&self.k8s_openapi_path).map_err(|_| emit::EmitError::BadPath {
-                option: "k8s_openapi_path",
-                value: self.k8s_openapi_path.clone(),
-            })?;
-        let mut tokens = emit::tokens(&api, &options)?;
-        tokens.extend(emit::types::crd_types_tokens(
-            &model,
-            &quote::quote!(#k8s_openapi),
-        ));
-        Ok((emit::format(tokens)?, files))
+        Ok((emit::generate_crds(&api, &model, &options)?, files))
     }
 
     /// Generates from the built-in table, or from the CRDs given to [`Config::crd`];
@@ -352,7 +366,7 @@ impl Config {
             // A directory too, so that adding a manifest to it regenerates.
             self.rerun_if_changed(path);
         }
-        let (text, files) = self.render_crds()?;
+        let (generated, files) = self.render_crds()?;
         for file in &files {
             self.rerun_if_changed(file);
         }
@@ -362,8 +376,6 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or(GenerateError::NoOutDir)?,
         };
-        let mut generated = emit::GeneratedFiles::default();
-        generated.insert(PathBuf::from(&self.file_name), text);
         generated.write_files_into(&out_dir)?;
         Ok(out_dir.join(&self.file_name))
     }

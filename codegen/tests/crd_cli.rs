@@ -1,5 +1,7 @@
-//! `informer-gen crd`: a module file, a complete crate, and bad input that writes nothing.
+//! `informer-gen crd`: a module tree, a complete crate, both compiled as a user would, and bad
+//! input that writes nothing.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -16,38 +18,131 @@ fn informer_gen(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-#[test]
-fn out_writes_one_parsable_module_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("generated");
-    let input = fixture("crd-golden");
-    let result = informer_gen(&[
-        "crd",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+/// Every file under `dir`, by path relative to `dir`.
+fn read_tree(dir: &Path) -> BTreeMap<PathBuf, String> {
+    fn walk(dir: &Path, base: &Path, out: &mut BTreeMap<PathBuf, String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else {
+                let rel = path.strip_prefix(base).unwrap().to_owned();
+                out.insert(rel, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn success(result: &std::process::Output) -> String {
     assert!(
         result.status.success(),
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
-    let text = std::fs::read_to_string(out.join("mod.rs")).unwrap();
-    syn::parse_file(&text).unwrap();
-    assert!(text.contains("pub struct SharedInformerFactory"));
-    assert!(text.contains("pub mod example_com"));
-    assert!(text.contains("crate::example_com::v1::Widget"));
-    assert!(text.contains("pub mod tools_example_org"));
+    String::from_utf8_lossy(&result.stdout).into_owned()
+}
 
-    let again = dir.path().join("again");
-    let result = informer_gen(&[
+#[test]
+fn out_writes_a_module_tree_of_parsable_files_deterministically() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("src/crds");
+    let input = fixture("crd-golden");
+    let run = |out: &Path| {
+        success(&informer_gen(&[
+            "crd",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]))
+    };
+    let stdout = run(&out);
+    assert!(stdout.contains("declare `pub mod crds;`"), "{stdout}");
+    let tree = read_tree(&out);
+    let paths: Vec<&str> = tree.keys().map(|p| p.to_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "example/mod.rs",
+            "example/v1/mod.rs",
+            "example/v1/widget.rs",
+            "example/v1beta1/mod.rs",
+            "example/v1beta1/widget.rs",
+            "example_com/mod.rs",
+            "example_com/v1.rs",
+            "example_com/v1beta1.rs",
+            "mod.rs",
+            "tools/mod.rs",
+            "tools/v2/gadget.rs",
+            "tools/v2/mod.rs",
+            "tools_example_org/mod.rs",
+            "tools_example_org/v2.rs",
+        ]
+    );
+    for (path, text) in &tree {
+        let file = syn::parse_file(text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!file.attrs.is_empty(), "{}: inner docs", path.display());
+    }
+    let root = &tree[Path::new("mod.rs")];
+    assert!(root.contains("pub struct SharedInformerFactory"));
+    assert!(root.contains("pub trait MetadataGroups"));
+    for module in ["example", "example_com", "tools", "tools_example_org"] {
+        assert!(root.contains(&format!("pub mod {module};")), "{root}");
+    }
+    assert!(tree[Path::new("example_com/mod.rs")].contains("pub mod v1beta1;"));
+    assert!(tree[Path::new("example_com/v1.rs")].contains("pub struct Widget {"));
+    // The default module is the directory's name.
+    assert!(
+        tree[Path::new("example/v1/widget.rs")].contains("crate::crds::example_com::v1::Widget")
+    );
+
+    // Again into the same directory (replaced) and into another one: the same bytes.
+    run(&out);
+    assert_eq!(tree, read_tree(&out));
+    let again = dir.path().join("again/crds");
+    run(&again);
+    assert_eq!(tree, read_tree(&again));
+}
+
+#[test]
+fn out_takes_its_module_from_the_factory_module_or_needs_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("crd-golden/widgets.yaml");
+    // `self` would have to be declared as `self_`.
+    for name in ["generated-crds", "Crds", "self"] {
+        let out = dir.path().join(name);
+        let result = informer_gen(&[
+            "crd",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(result.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(
+            stderr.contains("give `--factory-module <NAME>`"),
+            "{stderr}"
+        );
+    }
+    let out = dir.path().join("generated-crds");
+    assert!(!out.exists());
+
+    let stdout = success(&informer_gen(&[
         "crd",
         input.to_str().unwrap(),
         "--out",
-        again.to_str().unwrap(),
-    ]);
-    assert!(result.status.success());
-    assert_eq!(text, std::fs::read_to_string(again.join("mod.rs")).unwrap());
+        out.to_str().unwrap(),
+        "--factory-module",
+        "generated",
+    ]));
+    assert!(stdout.contains("declare `pub mod generated;`"), "{stdout}");
+    let widget = std::fs::read_to_string(out.join("example/v1/widget.rs")).unwrap();
+    assert!(
+        widget.contains("crate::generated::example_com::v1::Widget"),
+        "{widget}"
+    );
 }
 
 #[test]
@@ -55,7 +150,7 @@ fn crate_out_writes_a_complete_crate() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("widgets");
     let input = fixture("crd-golden/widgets.yaml");
-    let result = informer_gen(&[
+    success(&informer_gen(&[
         "crd",
         input.to_str().unwrap(),
         "--crate-out",
@@ -64,12 +159,7 @@ fn crate_out_writes_a_complete_crate() {
         "widgets",
         "--runtime-dep",
         "../runtime",
-    ]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    ]));
     let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"widgets\""), "{manifest}");
     assert!(
@@ -84,13 +174,25 @@ fn crate_out_writes_a_complete_crate() {
     );
     assert!(manifest.contains("serde = {"), "{manifest}");
     assert!(manifest.contains("serde_json"), "{manifest}");
+    // The tree of `--out`, rooted at the crate root.
     let lib = std::fs::read_to_string(out.join("src/lib.rs")).unwrap();
     let file = syn::parse_file(&lib).unwrap();
     assert!(!file.attrs.is_empty(), "the crate has docs");
     assert!(
-        lib.contains("fn widgets(&self)"),
+        lib.contains("pub fn example(&self) -> example::Group"),
+        "{lib}"
+    );
+    let version = std::fs::read_to_string(out.join("src/example/v1/mod.rs")).unwrap();
+    assert!(
+        version.contains("fn widgets(&self)"),
         "factory accessor for widgets"
     );
+    let widget = std::fs::read_to_string(out.join("src/example/v1/widget.rs")).unwrap();
+    assert!(
+        widget.contains("crate::example_com::v1::Widget"),
+        "{widget}"
+    );
+    assert!(out.join("src/example_com/v1.rs").is_file());
 }
 
 #[test]
@@ -153,13 +255,14 @@ fn names_rename_a_group_and_put_the_output_in_a_module() {
         text.contains("pub fn gadgets(&self) -> gadgets::Group"),
         "{text}"
     );
+    let widget = std::fs::read_to_string(out.join("shop/v1/widget.rs")).unwrap();
     assert!(
-        text.contains("crate::crds::example_com::v1::Widget"),
-        "{text}"
+        widget.contains("crate::crds::example_com::v1::Widget"),
+        "{widget}"
     );
 
     let krate = dir.path().join("widgets");
-    let result = informer_gen(&[
+    success(&informer_gen(&[
         "crd",
         input.to_str().unwrap(),
         "--crate-out",
@@ -170,21 +273,17 @@ fn names_rename_a_group_and_put_the_output_in_a_module() {
         "example.com=shop",
         "--factory-module",
         "crds",
-    ]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    ]));
     let lib = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
     let file = syn::parse_file(&lib).unwrap();
     assert!(!file.attrs.is_empty(), "the crate has docs");
     assert!(lib.contains("pub mod crds;"), "{lib}");
-    let module = std::fs::read_to_string(krate.join("src/crds.rs")).unwrap();
+    let module = std::fs::read_to_string(krate.join("src/crds/mod.rs")).unwrap();
     syn::parse_file(&module).unwrap();
     assert!(module.contains("pub struct SharedInformerFactory"));
     assert!(module.contains("pub fn shop(&self) -> shop::Group"));
-    assert!(module.contains("crate::crds::example_com::v1::Widget"));
+    let widget = std::fs::read_to_string(krate.join("src/crds/shop/v1/widget.rs")).unwrap();
+    assert!(widget.contains("crate::crds::example_com::v1::Widget"));
 }
 
 #[test]
@@ -238,4 +337,130 @@ fn bad_names_are_one_error_line_and_write_nothing() {
     let help = String::from_utf8_lossy(&result.stdout);
     assert!(help.contains("--group-accessor <GROUP=NAME>"), "{help}");
     assert!(help.contains("--factory-module <NAME>"), "{help}");
+}
+
+/// What a user's crate does with the output: the tree `--out src/crds` writes (default module
+/// name, a renamed group, a shared CRD and the fixtures) declared as `pub mod crds;`, and a
+/// `--crate-out` crate as a dependency, compiled warning-free and with every public item
+/// documented. One `cargo check` for both, in the workspace's target directory, so the runtime
+/// and its dependencies are built once for every run.
+#[test]
+fn out_tree_and_crate_out_compile_in_a_user_crate() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = workspace.canonicalize().unwrap();
+    // The binary is `<target dir>/<profile>/informer-gen`.
+    let target_dir = Path::new(env!("CARGO_BIN_EXE_informer-gen"))
+        .parent()
+        .and_then(Path::parent)
+        .unwrap();
+    // A fixed place (not a temporary directory), so that later runs find the crate's own
+    // fingerprints and only recheck what changed.
+    let krate = target_dir.join("informer-gen-tree-check");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+
+    let fixtures = fixture("crd-golden");
+    let certificates =
+        workspace.join("../shared/crds/cert-manager__certificates.cert-manager.io.yaml");
+    success(&informer_gen(&[
+        "crd",
+        fixtures.to_str().unwrap(),
+        certificates.to_str().unwrap(),
+        "--out",
+        krate.join("src/crds").to_str().unwrap(),
+        "--group-accessor",
+        "cert-manager.io=certs",
+    ]));
+    success(&informer_gen(&[
+        "crd",
+        fixture("crd-golden/widgets.yaml").to_str().unwrap(),
+        "--crate-out",
+        krate.join("widgets").to_str().unwrap(),
+        "--crate-name",
+        "widgets",
+    ]));
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\n\
+             name = \"informer-gen-tree-check\"\n\
+             version = \"0.0.0\"\n\
+             edition = \"2021\"\n\
+             publish = false\n\
+             \n\
+             [dependencies]\n\
+             informer-runtime = {{ path = {:?} }}\n\
+             k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
+             serde = {{ version = \"1\", features = [\"derive\"] }}\n\
+             serde_json = \"1\"\n\
+             widgets = {{ path = \"widgets\" }}\n\
+             \n\
+             # Its own workspace, wherever the target directory is.\n\
+             [workspace]\n",
+            workspace.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/lib.rs"),
+        r#"//! A user's crate over generated informers.
+#![deny(warnings, missing_docs)]
+
+pub mod crds;
+
+use crds::MetadataGroups as _;
+
+/// Uses what users name: factories and their accessors, listers, metadata accessors, types.
+pub fn use_generated(client: informer_runtime::Client) -> usize {
+    let factory = crds::SharedInformerFactory::new(client.clone());
+    let certificates = factory.certs().v1().certificates().lister();
+    let everything = informer_runtime::Selector::everything();
+    let mut count = certificates.list(&everything).len();
+    count += factory.tools().v2().gadgets().lister().list(&everything).len();
+    let metadata = informer_runtime::MetadataSharedInformerFactory::builder(client.clone()).build();
+    let _widgets = metadata.example().v1beta1().widgets();
+    let certificate = crds::cert_manager_io::v1::Certificate::default();
+    count += usize::from(certificate.spec.is_none());
+    let other = widgets::SharedInformerFactory::new(client);
+    count += other.example().v1().widgets().lister().list(&everything).len();
+    let widget: Option<widgets::example_com::v1::Widget> = None;
+    count + usize::from(widget.is_none())
+}
+"#,
+    )
+    .unwrap();
+    // Pinned to the versions the workspace builds with (no index update; shared artifacts).
+    std::fs::copy(workspace.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut check = Command::new(cargo);
+    check
+        .arg("check")
+        .arg("--manifest-path")
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir);
+    // What cargo sets for this test process is no setting of the user's: build scripts that
+    // watch such variables (ring watches CARGO_MANIFEST_DIR) would otherwise rerun, and their
+    // dependents rebuild, whenever this test and a plain cargo command take turns.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if [
+            "CARGO_MANIFEST_",
+            "CARGO_PKG_",
+            "CARGO_BIN_",
+            "CARGO_CRATE_NAME",
+            "CARGO_PRIMARY_PACKAGE",
+            "CARGO_TARGET_TMPDIR",
+            "CARGO_RUSTC_CURRENT_DIR",
+        ]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+        {
+            check.env_remove(&*name);
+        }
+    }
+    let result = check.output().unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    // `#![deny(warnings)]` covers the tree; the generated crate's warnings are only printed.
+    assert!(!stderr.contains("`widgets` (lib) generated"), "{stderr}");
 }

@@ -1,6 +1,6 @@
-//! Golden tests: the generated output for a small fixed table is checked in under
-//! `tests/golden/` and compared byte for byte, so every generator change is a reviewable
-//! diff. Run with `INFORMER_GEN_BLESS=1` to rewrite the golden files.
+//! Golden tests: the generated output for a small fixed table, and the CRD tree of one small
+//! CRD, is checked in under `tests/golden/` and compared byte for byte, so every generator
+//! change is a reviewable diff. Run with `INFORMER_GEN_BLESS=1` to rewrite the golden files.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,10 +8,15 @@ use std::path::{Path, PathBuf};
 use informer_gen::emit::{self, EmitOptions, GeneratedFiles, Layout, Target};
 use informer_gen::model::{Api, ResourceDef};
 use informer_gen::read::table;
+use informer_gen::Config;
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/golden_table.json"
+);
+const CRD_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/crd-golden/widgets.yaml"
 );
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
 
@@ -85,7 +90,6 @@ fn read_tree(dir: &Path, base: &Path, out: &mut BTreeMap<PathBuf, String>) {
 
 #[test]
 fn generated_output_matches_the_golden_files() {
-    let bless = std::env::var_os("INFORMER_GEN_BLESS").is_some();
     let defs = fixture();
     let mut expected_by_case: BTreeMap<&str, GeneratedFiles> = BTreeMap::new();
     for (case, options) in cases() {
@@ -96,27 +100,44 @@ fn generated_output_matches_the_golden_files() {
         }
     }
     for (case, files) in expected_by_case {
-        let dir = Path::new(GOLDEN).join(case);
-        if bless {
-            files.write_dir(&dir).unwrap();
-            continue;
-        }
-        let mut on_disk = BTreeMap::new();
-        read_tree(&dir, &dir, &mut on_disk);
-        let generated: Vec<&PathBuf> = files.files().keys().collect();
-        let checked_in: Vec<&PathBuf> = on_disk.keys().collect();
-        assert_eq!(
-            generated, checked_in,
-            "golden file set of `{case}` differs; rerun with INFORMER_GEN_BLESS=1 and review the diff"
+        check_golden(case, &files);
+    }
+}
+
+/// The module tree `informer-gen crd --out src/crds` writes for one small CRD (two versions).
+#[test]
+fn crd_tree_matches_the_golden_files() {
+    let (files, _) = Config::new()
+        .emit_cargo_directives(false)
+        .crd(Path::new(CRD_FIXTURE))
+        .factory_module("crds")
+        .render_crd_tree("mod.rs")
+        .unwrap();
+    check_golden("crd-tree", &files);
+}
+
+/// Compares `files` with `tests/golden/<case>/`, or rewrites it when blessing.
+fn check_golden(case: &str, files: &GeneratedFiles) {
+    let dir = Path::new(GOLDEN).join(case);
+    if std::env::var_os("INFORMER_GEN_BLESS").is_some() {
+        files.write_dir(&dir).unwrap();
+        return;
+    }
+    let mut on_disk = BTreeMap::new();
+    read_tree(&dir, &dir, &mut on_disk);
+    let generated: Vec<&PathBuf> = files.files().keys().collect();
+    let checked_in: Vec<&PathBuf> = on_disk.keys().collect();
+    assert_eq!(
+        generated, checked_in,
+        "golden file set of `{case}` differs; rerun with INFORMER_GEN_BLESS=1 and review the diff"
+    );
+    for (path, contents) in files.files() {
+        assert!(
+            on_disk[path] == *contents,
+            "tests/golden/{case}/{} differs from the generator's output; \
+             rerun with INFORMER_GEN_BLESS=1 and review the diff",
+            path.display()
         );
-        for (path, contents) in files.files() {
-            assert!(
-                on_disk[path] == *contents,
-                "tests/golden/{case}/{} differs from the generator's output; \
-                 rerun with INFORMER_GEN_BLESS=1 and review the diff",
-                path.display()
-            );
-        }
     }
 }
 

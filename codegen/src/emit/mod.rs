@@ -1,9 +1,10 @@
 //! Emitters: the model becomes tokens, then formatted Rust files.
 //!
-//! [`generate`] is the one entry point: it takes an [`Api`] (validated resources, from any
+//! [`generate`] is the entry point: it takes an [`Api`] (validated resources, from any
 //! reader: tables, OpenAPI specs or CRDs) and [`EmitOptions`] saying where the runtime and
 //! the lister types live and whether to emit one file (for `build.rs`) or a tree of files
-//! (one per type, plus group, version and root modules).
+//! (one per type, plus group, version and root modules). [`generate_crds`] does the same
+//! with the typed custom resources of a [`CrdModel`] as further modules of the same tree.
 //!
 //! Every generated function is `#[inline]`: like a generic, it is then code-generated in
 //! the crates that call it, not in the generated crate. An app using `pods()` compiles the
@@ -19,6 +20,7 @@ pub mod types;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::model::schema::CrdModel;
 use crate::model::{escape_ident, Api, ApiGroup, ApiResource, ApiVersion};
 
 pub use output::{GeneratedFiles, WriteError};
@@ -245,6 +247,8 @@ fn sanitize_description(text: &str) -> String {
 
 /// One module of the output: its items, its per-type modules and its child modules.
 struct Module {
+    /// Unescaped (`type`, not `r#type`): it names the module's file or directory, and
+    /// [`ident`] escapes it where the module is declared.
     name: String,
     doc: String,
     items: TokenStream,
@@ -257,30 +261,38 @@ struct Module {
 /// Generates the files for `api`.
 pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, EmitError> {
     let ctx = Ctx::new(options)?;
-    let root = root_module(&ctx, api)?;
+    lay_out(&root_module(&ctx, api)?, &options.layout)
+}
+
+/// Generates the files for custom resources: what [`generate`] emits for `api` (their
+/// informers, listers and factory), plus the typed resources of `types` as one module per
+/// API group beside the informer groups (`cert_manager_io::v1::Certificate`). In a tree,
+/// each group is a directory and each version one file: the types of a version name each
+/// other unqualified, and nested types are shared by the kinds of a version.
+pub fn generate_crds(
+    api: &Api,
+    types: &CrdModel,
+    options: &EmitOptions,
+) -> Result<GeneratedFiles, EmitError> {
+    let ctx = Ctx::new(options)?;
+    let mut root = root_module(&ctx, api)?;
+    root.children
+        .extend(types::type_modules(types, &ctx.k8s_openapi));
+    lay_out(&root, &options.layout)
+}
+
+fn lay_out(root: &Module, layout: &Layout) -> Result<GeneratedFiles, EmitError> {
     let mut files = GeneratedFiles::default();
-    match &options.layout {
+    match layout {
         Layout::SingleFile { file_name } => {
-            let tokens = single_file_tokens(&root);
+            let tokens = single_file_tokens(root);
             files.insert(file_name.into(), format_file(&root.name, tokens)?);
         }
         Layout::Tree { root_file } => {
-            tree_files(&root, std::path::Path::new(""), root_file, &mut files)?;
+            tree_files(root, std::path::Path::new(""), root_file, &mut files)?;
         }
     }
     Ok(files)
-}
-
-/// The informers (or listers) of `api` as one token stream with inline modules, unformatted:
-/// for callers that splice in more items (e.g. generated CRD types) before [`format()`].
-pub fn tokens(api: &Api, options: &EmitOptions) -> Result<TokenStream, EmitError> {
-    let ctx = Ctx::new(options)?;
-    Ok(single_file_tokens(&root_module(&ctx, api)?))
-}
-
-/// Formats a token stream as a Rust file with prettyplease.
-pub fn format(tokens: TokenStream) -> Result<String, EmitError> {
-    format_file("root", tokens)
 }
 
 fn format_file(module: &str, tokens: TokenStream) -> Result<String, EmitError> {
@@ -296,15 +308,21 @@ fn format_file(module: &str, tokens: TokenStream) -> Result<String, EmitError> {
 fn single_file_tokens(m: &Module) -> TokenStream {
     let items = &m.items;
     let type_items = m.types.iter().map(|(_, _, t)| t);
-    let children = m.children.iter().map(|c| {
-        let name = ident(&c.name);
-        let d = doc(&c.doc);
-        let inner = single_file_tokens(c);
-        quote!(#d pub mod #name { #inner })
-    });
+    let children = m.children.iter().map(inline_module);
     quote!(#items #(#type_items)* #(#children)*)
 }
 
+/// `pub mod name { ... }` with the module's doc as outer attributes.
+fn inline_module(m: &Module) -> TokenStream {
+    let name = ident(&m.name);
+    let d = doc(&m.doc);
+    let inner = single_file_tokens(m);
+    quote!(#d pub mod #name { #inner })
+}
+
+/// Writes `m` as `dir/file_name` (with inner docs), its types as `dir/<type>.rs` and its
+/// children below `dir`: a child with children or types of its own as `dir/<child>/mod.rs`,
+/// a leaf as `dir/<child>.rs` (a directory holding one file says nothing more).
 fn tree_files(
     m: &Module,
     dir: &std::path::Path,
@@ -331,7 +349,11 @@ fn tree_files(
         );
     }
     for child in &m.children {
-        tree_files(child, &dir.join(&child.name), "mod.rs", files)?;
+        if child.children.is_empty() && child.types.is_empty() {
+            tree_files(child, dir, &format!("{}.rs", child.name), files)?;
+        } else {
+            tree_files(child, &dir.join(&child.name), "mod.rs", files)?;
+        }
     }
     Ok(())
 }

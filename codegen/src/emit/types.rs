@@ -1,6 +1,7 @@
 //! The CRD type model → Rust tokens: one `group::version` module tree with a struct per
 //! resource (implementing `k8s_openapi::Resource`, `ListableResource` and `Metadata`), its
-//! nested structs and its string enums.
+//! nested structs and its string enums; built as the emitter's modules, so that they are laid
+//! out as inline modules or as a tree of files like the informers.
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -10,28 +11,15 @@ use crate::model::schema::{
 };
 use crate::model::Scope;
 
+use super::Module;
+
 /// Tokens for every module of `model`: `pub mod <group> { pub mod <version> { ... } }`.
 /// `k8s_openapi` is the path generated code uses for the k8s-openapi crate (`::k8s_openapi`,
 /// or a re-export such as `::informer_runtime::k8s_openapi`).
 pub fn crd_types_tokens(model: &CrdModel, k8s_openapi: &TokenStream) -> TokenStream {
-    let mut out = TokenStream::new();
-    let mut modules = model.modules.iter().peekable();
-    while let Some(first) = modules.next() {
-        let mut versions = vec![first];
-        while let Some(next) = modules.next_if(|m| m.group_module == first.group_module) {
-            versions.push(next);
-        }
-        let group_ident = ident(&first.group_module);
-        let group_doc = doc_attrs(&[format!("Custom resources of API group `{}`.", first.group)]);
-        let versions = versions.into_iter().map(|m| version_module(m, k8s_openapi));
-        out.extend(quote! {
-            #group_doc
-            pub mod #group_ident {
-                #(#versions)*
-            }
-        });
-    }
-    out
+    let groups = type_modules(model, k8s_openapi);
+    let groups = groups.iter().map(super::inline_module);
+    quote!(#(#groups)*)
 }
 
 /// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi`, formatted as a Rust source file.
@@ -40,30 +28,51 @@ pub fn render_crd_types(model: &CrdModel) -> Result<String, syn::Error> {
     Ok(prettyplease::unparse(&file))
 }
 
-fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> TokenStream {
-    let version_ident = ident(&module.version_module);
+/// One module per API group of `model`, holding one module per version with its resources and
+/// their nested types.
+pub(super) fn type_modules(model: &CrdModel, k8s: &TokenStream) -> Vec<Module> {
+    let mut groups: Vec<Module> = Vec::new();
+    for module in &model.modules {
+        let version = version_module(module, k8s);
+        // The model sorts by group module, so a group's versions are adjacent.
+        match groups.last_mut() {
+            Some(group) if group.name == unraw(&module.group_module) => {
+                group.children.push(version);
+            }
+            _ => groups.push(Module {
+                name: unraw(&module.group_module).to_owned(),
+                doc: format!("Custom resources of API group `{}`.", module.group),
+                items: TokenStream::new(),
+                types: Vec::new(),
+                children: vec![version],
+            }),
+        }
+    }
+    groups
+}
+
+fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> Module {
     let kinds: Vec<String> = module
         .resources
         .iter()
         .map(|r| format!("`{}`", r.def.kind))
         .collect();
-    let doc = doc_attrs(&[format!(
-        "`{}/{}`: {}.",
-        module.group,
-        module.version,
-        kinds.join(", ")
-    )]);
     let resources = module.resources.iter().map(|r| resource(r, k8s));
     let types = module.types.iter().map(|t| match t {
         TypeDef::Struct(s) => structure(s, k8s),
         TypeDef::Enum(e) => enumeration(e),
     });
-    quote! {
-        #doc
-        pub mod #version_ident {
-            #(#resources)*
-            #(#types)*
-        }
+    Module {
+        name: unraw(&module.version_module).to_owned(),
+        doc: format!(
+            "`{}/{}`: {}.",
+            module.group,
+            module.version,
+            kinds.join(", ")
+        ),
+        items: quote!(#(#resources)* #(#types)*),
+        types: Vec::new(),
+        children: Vec::new(),
     }
 }
 

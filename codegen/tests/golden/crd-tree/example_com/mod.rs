@@ -1,0 +1,3 @@
+//! Custom resources of API group `example.com`.
+pub mod v1;
+pub mod v1beta1;
