@@ -277,55 +277,77 @@ impl<K: Object> StoreInner<K> {
         self.object(key, slot, remember)
     }
 
-    fn add_to_indices(&mut self, key: &Arc<str>, obj: &K) {
-        for (name, func) in &self.indexers {
-            let index = self.indices.entry(name.clone()).or_default();
-            for value in func(obj) {
+    /// Moves `key` in every index from `old`'s values (`None`: unknown, the object could
+    /// not be decoded) to `new`'s. An index whose values did not change is left alone, as
+    /// for most updates (labels and namespace rarely change).
+    fn reindex(&mut self, key: &Arc<str>, old: Option<Option<&K>>, new: Option<&K>) {
+        let StoreInner {
+            indexers, indices, ..
+        } = self;
+        for (name, func) in indexers.iter() {
+            let Some(index) = indices.get_mut(name) else {
+                continue;
+            };
+            let old_values = match old {
+                Some(Some(old)) => Some(func(old)),
+                Some(None) => {
+                    // Without the object its index values are unknown: search them all.
+                    index.retain(|_, keys| {
+                        keys.remove(key);
+                        !keys.is_empty()
+                    });
+                    None
+                }
+                None => None,
+            };
+            let new_values = new.map(|new| func(new));
+            if old_values.is_some() && old_values == new_values {
+                continue;
+            }
+            for value in old_values.into_iter().flatten() {
+                if let Some(keys) = index.get_mut(&value) {
+                    keys.remove(key);
+                    if keys.is_empty() {
+                        index.remove(&value);
+                    }
+                }
+            }
+            for value in new_values.into_iter().flatten() {
                 index.entry(value).or_default().insert(key.clone());
             }
         }
     }
 
-    /// Removes `key` from the indices; `old` is its object, when it could be decoded.
-    fn remove_from_indices(&mut self, key: &str, old: Option<&K>) {
-        for (name, func) in &self.indexers {
-            let Some(index) = self.indices.get_mut(name) else {
-                continue;
-            };
-            match old {
-                Some(old) => {
-                    for value in func(old) {
-                        if let Some(keys) = index.get_mut(&value) {
-                            keys.remove(key);
-                            if keys.is_empty() {
-                                index.remove(&value);
-                            }
-                        }
-                    }
-                }
-                // Without the object its index values are unknown: search them all.
-                None => index.retain(|_, keys| {
-                    keys.remove(key);
-                    !keys.is_empty()
-                }),
-            }
+    /// Takes `key`'s object out of the store (not out of the indices).
+    fn take_slot(&mut self, key: &str) -> Option<(Arc<str>, Option<Arc<K>>)> {
+        let (key, slot) = self.items.remove_entry(key)?;
+        let old = self.object(&key, &slot, false);
+        if let Slot::Encoded(_) = slot {
+            lock(&self.hot).forget(&key);
         }
+        Some((key, old))
     }
 
     /// Takes `key`'s object out of the store and the indices.
     fn take(&mut self, key: &str) -> Option<(Arc<str>, Option<Arc<K>>)> {
-        let (key, slot) = self.items.remove_entry(key)?;
-        let old = self.object(&key, &slot, false);
-        lock(&self.hot).forget(&key);
-        self.remove_from_indices(&key, old.as_deref());
+        let (key, old) = self.take_slot(key)?;
+        self.reindex(&key, Some(old.as_deref()), None);
         Some((key, old))
     }
 
-    fn put(&mut self, key: Arc<str>, obj: &Arc<K>) {
-        self.add_to_indices(&key, obj);
+    /// Stores `obj` under `key`, replacing and returning what was there.
+    fn put(&mut self, key: &str, obj: &Arc<K>) -> Option<Arc<K>> {
+        let (key, old) = match self.take_slot(key) {
+            Some((key, old)) => (key, Some(old)),
+            None => (Arc::<str>::from(key), None),
+        };
+        self.reindex(&key, old.as_ref().map(Option::as_deref), Some(obj));
         let slot = self.slot_for(&key, obj);
-        lock(&self.hot).refresh(&key, obj);
+        if let Slot::Encoded(_) = slot {
+            lock(&self.hot).refresh(&key, obj);
+        }
         self.items.insert(key, slot);
+        old.flatten()
     }
 }
 
@@ -552,13 +574,7 @@ impl<K: Object> Indexer<K> {
 
     /// Stores `obj` under `key`, replacing and returning the previous object.
     pub fn insert_with_key(&self, key: String, obj: Arc<K>) -> Option<Arc<K>> {
-        let mut inner = self.write();
-        let (key, old) = match inner.take(&key) {
-            Some((k, old)) => (k, old),
-            None => (Arc::<str>::from(key), None),
-        };
-        inner.put(key, &obj);
-        old
+        self.write().put(&key, &obj)
     }
 
     /// Removes and returns the object stored under `key`.
@@ -575,9 +591,7 @@ impl<K: Object> Indexer<K> {
         }
         lock(&inner.hot).clear();
         for obj in objs {
-            let key: Arc<str> = Arc::from(object_key(obj.as_ref()));
-            inner.take(&key);
-            inner.put(key, &obj);
+            inner.put(&object_key(obj.as_ref()), &obj);
         }
     }
 }

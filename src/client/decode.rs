@@ -1,6 +1,7 @@
-//! Streaming decoders for list and watch bodies: each list item and each watch
-//! event is decoded as soon as its bytes have arrived, so decoding overlaps the
-//! transfer and the whole body is never held in memory at once.
+//! Streaming splitters and decoders for list and watch bodies: each list item and each
+//! watch event is cut out as soon as its bytes have arrived and decoded in batches (see
+//! [`super::decode_pool`]), so decoding overlaps the transfer and the whole body is never
+//! held in memory at once.
 
 use std::collections::BTreeMap;
 
@@ -8,6 +9,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::Deserialize;
 
+use super::decode_pool::Batch;
+use crate::error::Error;
 use crate::lister_watcher::{Bookmark, WatchEvent};
 
 /// How many bytes of an undecodable watch line an error quotes.
@@ -33,13 +36,11 @@ enum Field {
     Other,
 }
 
-/// Decodes a `*List` body chunk by chunk: a small scanner tracks nesting,
-/// strings and escapes to find where each element of `items` (and the list's
-/// `metadata`) begins and ends, and hands each complete element to serde.
-///
-/// Only the bytes of an element split across chunks are copied; elements that lie
-/// inside one chunk are decoded straight from it.
-pub(crate) struct ListDecoder<T> {
+/// Splits a `*List` body chunk by chunk: a small scanner tracks nesting, strings and
+/// escapes to find where each element of `items` (and the list's `metadata`) begins and
+/// ends. The metadata is decoded at once; complete items are collected into batches for
+/// [`decode_items`].
+pub(crate) struct ListDecoder {
     depth: u32,
     in_string: bool,
     escape: bool,
@@ -52,10 +53,10 @@ pub(crate) struct ListDecoder<T> {
     pending: Vec<u8>,
     done: bool,
     metadata: Option<ListMeta>,
-    items: Vec<T>,
+    items: Batch,
 }
 
-impl<T: DeserializeOwned> ListDecoder<T> {
+impl ListDecoder {
     /// A decoder at the start of a body.
     pub(crate) fn new() -> Self {
         Self {
@@ -71,11 +72,11 @@ impl<T: DeserializeOwned> ListDecoder<T> {
             pending: Vec::new(),
             done: false,
             metadata: None,
-            items: Vec::new(),
+            items: Batch::default(),
         }
     }
 
-    /// Scans the next chunk of the body, decoding every element it completes.
+    /// Scans the next chunk of the body, collecting every element it completes.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), serde_json::Error> {
         let mut start = self.capture.map(|_| 0usize);
         let mut i = 0;
@@ -219,7 +220,7 @@ impl<T: DeserializeOwned> ListDecoder<T> {
         Ok(())
     }
 
-    /// Decodes a completed capture whose last bytes are `tail`.
+    /// Takes in a completed capture whose last bytes are `tail`.
     fn emit(&mut self, what: Captured, tail: &[u8]) -> Result<(), serde_json::Error> {
         let bytes: &[u8] = if self.pending.is_empty() {
             tail
@@ -229,23 +230,49 @@ impl<T: DeserializeOwned> ListDecoder<T> {
         };
         match what {
             Captured::Metadata => self.metadata = Some(crate::json::from_slice(bytes)?),
-            Captured::Item => {
-                let item = crate::json::from_slice(bytes)?;
-                self.items.push(item);
-            }
+            Captured::Item => self.items.push(bytes),
         }
         self.pending.clear();
         Ok(())
     }
 
-    /// Ends the body: the list's metadata and items, or an error when the body was cut short.
-    pub(crate) fn finish(self) -> Result<(ListMeta, Vec<T>), serde_json::Error> {
+    /// The items collected so far, once they hold at least `min_bytes`.
+    pub(crate) fn take_items(&mut self, min_bytes: usize) -> Option<Batch> {
+        (!self.items.is_empty() && self.items.byte_len() >= min_bytes)
+            .then(|| std::mem::take(&mut self.items))
+    }
+
+    /// Ends the body: the list's metadata and the items not taken yet, or an error when the
+    /// body was cut short.
+    pub(crate) fn finish(self) -> Result<(ListMeta, Batch), serde_json::Error> {
         if !self.done {
             return Err(serde_json::Error::custom(
                 "the list body ended before its closing `}`",
             ));
         }
         Ok((self.metadata.unwrap_or_default(), self.items))
+    }
+}
+
+/// Decodes every item of `batch`, in order.
+pub(crate) fn decode_items<T: DeserializeOwned>(
+    batch: &Batch,
+) -> Result<Vec<T>, serde_json::Error> {
+    let mut items = Vec::with_capacity(batch.len());
+    let mut failed = None;
+    batch.for_each(|doc| match crate::json::from_slice(doc) {
+        Ok(item) => {
+            items.push(item);
+            true
+        }
+        Err(e) => {
+            failed = Some(e);
+            false
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(items),
     }
 }
 
@@ -256,25 +283,18 @@ pub(crate) struct LineSplitter {
 }
 
 impl LineSplitter {
-    /// Calls `on_line` for every line `chunk` completes; stops early when it returns `false`.
-    pub(crate) fn feed(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8]) -> bool) {
+    /// Calls `on_line` for every line `chunk` completes.
+    pub(crate) fn feed(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
-            let keep_going = if self.pending.is_empty() {
-                on_line(&rest[..nl])
+            if self.pending.is_empty() {
+                on_line(&rest[..nl]);
             } else {
                 self.pending.extend_from_slice(&rest[..nl]);
-                let line = std::mem::take(&mut self.pending);
-                let keep_going = on_line(&line);
-                // Reuse the allocation for the next split line.
-                self.pending = line;
+                on_line(&self.pending);
                 self.pending.clear();
-                keep_going
-            };
-            rest = &rest[nl + 1..];
-            if !keep_going {
-                return;
             }
+            rest = &rest[nl + 1..];
         }
         self.pending.extend_from_slice(rest);
     }
@@ -352,6 +372,30 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
     })
 }
 
+/// Decodes every line of `batch` in order. A line that does not decode ends the events
+/// with an `Error::Decode` quoting it, under `context`.
+pub(crate) fn decode_lines<T: DeserializeOwned>(
+    batch: &Batch,
+    context: &str,
+) -> Vec<Result<WatchEvent<T>, Error>> {
+    let mut events = Vec::with_capacity(batch.len());
+    batch.for_each(|line| match decode_event(line) {
+        Ok(event) => {
+            events.push(Ok(event));
+            true
+        }
+        Err(source) => {
+            events.push(Err(Error::Decode {
+                context: context.to_owned(),
+                what: quote_line(line),
+                source,
+            }));
+            false
+        }
+    });
+    events
+}
+
 /// A printable copy of a line, cut to about 200 bytes, for error messages.
 pub(crate) fn quote_line(line: &[u8]) -> String {
     let cut = line.len().min(QUOTED_LINE_BYTES + 4);
@@ -387,12 +431,27 @@ mod tests {
         .into_bytes()
     }
 
-    fn decode_in_chunks(body: &[u8], size: usize) -> (ListMeta, Vec<Pod>) {
-        let mut d = ListDecoder::<Pod>::new();
-        for chunk in body.chunks(size) {
-            d.feed(chunk).unwrap();
+    /// Feeds `chunks`, decoding items in batches of at least `batch_bytes` as the list
+    /// client does, then the rest.
+    fn decode_list<'a>(
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+        batch_bytes: usize,
+    ) -> Result<(ListMeta, Vec<Pod>), serde_json::Error> {
+        let mut d = ListDecoder::new();
+        let mut items = Vec::new();
+        for chunk in chunks {
+            d.feed(chunk)?;
+            if let Some(batch) = d.take_items(batch_bytes) {
+                items.extend(decode_items::<Pod>(&batch)?);
+            }
         }
-        d.finish().unwrap()
+        let (meta, rest) = d.finish()?;
+        items.extend(decode_items::<Pod>(&rest)?);
+        Ok((meta, items))
+    }
+
+    fn decode_in_chunks(body: &[u8], size: usize) -> (ListMeta, Vec<Pod>) {
+        decode_list(body.chunks(size), size).unwrap()
     }
 
     #[test]
@@ -424,25 +483,42 @@ mod tests {
     #[test]
     fn truncated_or_invalid_list_is_an_error() {
         let body = pod_list(3);
-        let mut d = ListDecoder::<Pod>::new();
+        let mut d = ListDecoder::new();
         d.feed(&body[..body.len() - 10]).unwrap();
         assert!(d.finish().is_err());
-        let mut d = ListDecoder::<Pod>::new();
-        assert!(d.feed(b"[1,2]").is_err());
-        let mut d = ListDecoder::<Pod>::new();
-        assert!(d.feed(br#"{"items":[{"metadata":{"name":3}}]}"#).is_err());
-        let mut d = ListDecoder::<Pod>::new();
-        assert!(d.feed(br#"{"items":[1]}"#).is_err());
-        let mut d = ListDecoder::<Pod>::new();
-        assert!(d.feed(br#"{"items":[]}}"#).is_err());
+        for bad in [
+            &b"[1,2]"[..],
+            br#"{"items":[{"metadata":{"name":3}}]}"#,
+            br#"{"items":[1]}"#,
+            br#"{"items":[]}}"#,
+            br#"{"metadata":{"resourceVersion":5},"items":[]}"#,
+        ] {
+            for batch_bytes in [0, usize::MAX] {
+                let got = decode_list([bad], batch_bytes);
+                assert!(got.is_err(), "{}", String::from_utf8_lossy(bad));
+            }
+        }
     }
 
     #[test]
     fn wrong_kind_in_item_is_rejected() {
-        let mut d = ListDecoder::<Pod>::new();
-        assert!(d
-            .feed(br#"{"items":[{"kind":"Service","metadata":{}}]}"#)
-            .is_err());
+        let body = br#"{"items":[{"kind":"Service","metadata":{}}]}"#;
+        assert!(decode_list([&body[..]], 0).is_err());
+    }
+
+    #[test]
+    fn items_are_taken_in_batches_of_the_size_asked() {
+        let body = pod_list(10);
+        let mut d = ListDecoder::new();
+        d.feed(&body).unwrap();
+        let batch = d.take_items(1).unwrap();
+        assert_eq!(batch.len(), 10);
+        assert!(d.take_items(0).is_none(), "nothing left");
+        let mut d = ListDecoder::new();
+        d.feed(&body).unwrap();
+        assert!(d.take_items(usize::MAX).is_none());
+        let (_, rest) = d.finish().unwrap();
+        assert_eq!(decode_items::<Pod>(&rest).unwrap().len(), 10);
     }
 
     #[test]
@@ -453,8 +529,7 @@ mod tests {
             let mut lines = Vec::new();
             for chunk in body.chunks(size) {
                 s.feed(chunk, |l| {
-                    lines.push(String::from_utf8(l.to_vec()).unwrap());
-                    true
+                    lines.push(String::from_utf8(l.to_vec()).unwrap())
                 });
             }
             assert_eq!(lines, ["one", "two", "", "three-is-long"]);
@@ -513,17 +588,17 @@ mod tests {
                 "items": pods,
             }))
             .unwrap();
-            let mut d = ListDecoder::<Pod>::new();
+            let mut chunks = Vec::new();
             let mut rest = body.as_slice();
             for cut in cuts.iter().cycle() {
                 if rest.is_empty() {
                     break;
                 }
                 let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
-                d.feed(chunk).unwrap();
+                chunks.push(chunk);
                 rest = tail;
             }
-            let (meta, items) = d.finish().unwrap();
+            let (meta, items) = decode_list(chunks, cuts[0] * 4).unwrap();
             proptest::prop_assert_eq!(meta.resource_version.as_deref(), Some("5"));
             proptest::prop_assert_eq!(items, pods);
         }
@@ -552,10 +627,7 @@ mod tests {
                     break;
                 }
                 let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
-                splitter.feed(chunk, |line| {
-                    seen.push(decode_event::<Pod>(line).unwrap());
-                    true
-                });
+                splitter.feed(chunk, |line| seen.push(decode_event::<Pod>(line).unwrap()));
                 rest = tail;
             }
             proptest::prop_assert!(splitter.into_remainder().is_empty());

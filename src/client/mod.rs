@@ -1,13 +1,15 @@
 //! The HTTP client informers list and watch with: reqwest over rustls,
 //! configured from a kubeconfig or the in-cluster service account.
 //!
-//! List bodies are decoded item by item while they stream in, and watch bodies line
-//! by line, so neither is ever buffered whole. Every error names the step, the
-//! resource and the server (`list pods at https://10.0.0.1:6443/api/v1/pods: ...`).
+//! List bodies are split item by item while they stream in, and watch bodies line by
+//! line, so neither is ever buffered whole; the pieces are decoded on every core, in order.
+//! Every error names the step, the resource and the server
+//! (`list pods at https://10.0.0.1:6443/api/v1/pods: ...`).
 
 mod auth;
 pub mod config;
 mod decode;
+mod decode_pool;
 mod error_response;
 pub mod kubeconfig;
 mod tls;
@@ -18,6 +20,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
+use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use reqwest::header::{HeaderValue, ACCEPT, AUTHORIZATION};
@@ -32,6 +36,7 @@ use crate::list_options::ListOptions;
 use crate::lister_watcher::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder};
+use decode_pool::{Batch, DecodePool};
 
 /// The `User-Agent` of every request.
 const USER_AGENT: &str = concat!("informer-runtime/", env!("CARGO_PKG_VERSION"));
@@ -41,6 +46,14 @@ const JSON: &str = "application/json";
 
 /// TCP and HTTP/2 keep-alive interval, so a dead watch connection is noticed.
 const KEEPALIVE: Duration = Duration::from_secs(30);
+
+/// List item bytes decoded by one task: about 64 Pods, so a hand-off costs little next to
+/// the decoding and every core gets work early in the body.
+const LIST_BATCH_BYTES: usize = 256 * 1024;
+
+/// A chunk bringing at most this many watch events, with none pending, is decoded by the
+/// watch itself: a quiet watch pays no thread hand-off on its latency.
+const INLINE_WATCH_EVENTS: usize = 2;
 
 /// A Kubernetes API client. Cheap to clone; clones share connections and credentials.
 ///
@@ -322,29 +335,43 @@ impl Client {
         }
     }
 
-    async fn run_list<T: DeserializeOwned>(
+    async fn run_list<T: DeserializeOwned + Send + 'static>(
         &self,
         request: Request,
     ) -> Result<ObjectList<T>, Error> {
         let timeout = self.inner.list_read_timeout;
         let mut response = self.send(&request, timeout).await?;
         let context = &request.context;
-        let mut decoder = ListDecoder::<T>::new();
         let decode_error = |source| Error::Decode {
             context: context.clone(),
             what: "the list body".to_owned(),
             source,
         };
+        let mut decoder = ListDecoder::new();
+        let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
+        let mut items = Vec::new();
         loop {
             let chunk = read_with_timeout(response.chunk(), timeout, context)
                 .await?
                 .map_err(|e| http_error(context, "reading the list body", &e))?;
-            match chunk {
-                Some(chunk) => decoder.feed(&chunk).map_err(decode_error)?,
-                None => break,
+            let Some(chunk) = chunk else { break };
+            decoder.feed(&chunk).map_err(decode_error)?;
+            if let Some(batch) = decoder.take_items(LIST_BATCH_BYTES) {
+                if pool.is_full() {
+                    if let Some(decoded) = pool.next().await {
+                        items.extend(joined(decoded, context)?.map_err(decode_error)?);
+                    }
+                }
+                pool.submit(false, move || decode::decode_items::<T>(&batch));
             }
         }
-        let (metadata, items) = decoder.finish().map_err(decode_error)?;
+        let (metadata, rest) = decoder.finish().map_err(decode_error)?;
+        if !rest.is_empty() {
+            pool.submit(true, move || decode::decode_items::<T>(&rest));
+        }
+        while let Some(decoded) = pool.next().await {
+            items.extend(joined(decoded, context)?.map_err(decode_error)?);
+        }
         Ok(ObjectList { metadata, items })
     }
 
@@ -354,16 +381,22 @@ impl Client {
     ) -> Result<WatchStream<T>, Error> {
         let response = self.send(&request, None).await?;
         let state = WatchState {
-            response,
+            body: response.bytes_stream().boxed(),
             lines: LineSplitter::default(),
-            events: DecodedEvents {
-                ready: VecDeque::new(),
-                done: false,
-                context: request.context,
-            },
+            pool: DecodePool::new(),
+            ready: VecDeque::new(),
+            body_done: false,
+            failure: None,
+            ended: false,
+            context: request.context.into(),
         };
         Ok(futures_util::stream::unfold(state, next_event).boxed())
     }
+}
+
+/// A decoding task's result, or an error naming `context` when the task failed.
+fn joined<R>(result: Result<R, String>, context: &str) -> Result<R, Error> {
+    result.map_err(|reason| Error::Other(format!("{context}: a decoding task failed: {reason}")))
 }
 
 /// A prepared request: its URL, Accept header, and the context its errors carry.
@@ -373,71 +406,82 @@ struct Request {
     context: String,
 }
 
+/// The events a batch of watch lines decodes to; an error, if any, is the last one.
+type DecodedLines<T> = Vec<Result<WatchEvent<T>, Error>>;
+
 /// A watch response being decoded.
 struct WatchState<T> {
-    response: reqwest::Response,
+    body: BoxStream<'static, reqwest::Result<Bytes>>,
     lines: LineSplitter,
-    events: DecodedEvents<T>,
-}
-
-/// Events decoded from the lines received so far, not yet handed out.
-struct DecodedEvents<T> {
+    pool: DecodePool<DecodedLines<T>>,
+    /// Decoded events not handed out yet, in order.
     ready: VecDeque<Result<WatchEvent<T>, Error>>,
-    /// Set once the stream has nothing more to give after `ready`.
-    done: bool,
-    context: String,
+    /// The body has ended, cleanly or with `failure`.
+    body_done: bool,
+    /// Why reading the body failed: handed out after every event read before it.
+    failure: Option<Error>,
+    /// An error was handed out: the stream is over.
+    ended: bool,
+    context: Arc<str>,
 }
 
-impl<T: DeserializeOwned> DecodedEvents<T> {
-    /// Decodes one line into `ready`; a bad line ends the stream with its error
-    /// (returns `false` so no further line is decoded).
-    fn push_line(&mut self, line: &[u8]) -> bool {
-        if decode::is_blank(line) {
-            return true;
+impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
+    /// Splits what the body gave into lines and sends them to be decoded, in order.
+    fn take_chunk(&mut self, chunk: Option<reqwest::Result<Bytes>>) {
+        let mut batch = Batch::default();
+        let mut keep = |line: &[u8]| {
+            if !decode::is_blank(line) {
+                batch.push(line);
+            }
+        };
+        match chunk {
+            Some(Ok(bytes)) => self.lines.feed(&bytes, keep),
+            Some(Err(e)) => {
+                self.body_done = true;
+                self.failure = Some(http_error(&self.context, "reading the watch stream", &e));
+            }
+            None => {
+                self.body_done = true;
+                keep(&std::mem::take(&mut self.lines).into_remainder());
+            }
         }
-        match decode::decode_event(line) {
-            Ok(event) => {
-                self.ready.push_back(Ok(event));
-                true
-            }
-            Err(source) => {
-                self.ready.push_back(Err(Error::Decode {
-                    context: self.context.clone(),
-                    what: decode::quote_line(line),
-                    source,
-                }));
-                self.done = true;
-                false
-            }
+        if !batch.is_empty() {
+            let context = self.context.clone();
+            self.pool
+                .submit(batch.len() <= INLINE_WATCH_EVENTS, move || {
+                    decode::decode_lines(&batch, &context)
+                });
         }
     }
 }
 
-async fn next_event<T: DeserializeOwned>(
+async fn next_event<T: DeserializeOwned + Send + 'static>(
     mut st: WatchState<T>,
 ) -> Option<(Result<WatchEvent<T>, Error>, WatchState<T>)> {
     loop {
-        if let Some(event) = st.events.ready.pop_front() {
-            return Some((event, st));
-        }
-        if st.events.done {
+        if st.ended {
             return None;
         }
-        match st.response.chunk().await {
-            Ok(Some(chunk)) => {
-                let events = &mut st.events;
-                st.lines.feed(&chunk, |line| events.push_line(line));
+        if let Some(event) = st.ready.pop_front() {
+            st.ended = event.is_err();
+            return Some((event, st));
+        }
+        if st.body_done && st.pool.is_empty() {
+            let failure = st.failure.take()?;
+            st.ended = true;
+            return Some((Err(failure), st));
+        }
+        // Take decoded events back as soon as they are ready, and read on meanwhile while
+        // the pool has room.
+        tokio::select! {
+            biased;
+            Some(decoded) = st.pool.next(), if !st.pool.is_empty() => {
+                match joined(decoded, &st.context) {
+                    Ok(events) => st.ready.extend(events),
+                    Err(e) => st.ready.push_back(Err(e)),
+                }
             }
-            Ok(None) => {
-                st.events.done = true;
-                let rest = std::mem::take(&mut st.lines).into_remainder();
-                st.events.push_line(&rest);
-            }
-            Err(e) => {
-                st.events.done = true;
-                let error = http_error(&st.events.context, "reading the watch stream", &e);
-                st.events.ready.push_back(Err(error));
-            }
+            chunk = st.body.next(), if !st.body_done && !st.pool.is_full() => st.take_chunk(chunk),
         }
     }
 }
