@@ -1,7 +1,7 @@
 //! Plain HTTP/1.1 requests to the test server, without any informer code in the way:
 //! the bytes the decode floor decodes, and the server's own list and watch throughput.
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
@@ -76,6 +76,36 @@ pub async fn count_lines(
             lines += data.iter().filter(|&&b| b == b'\n').count();
             if stop(lines) {
                 break;
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Reads the first `n` newline-terminated lines of an open watch (without their `\n`).
+/// Fails if the stream ends before.
+pub async fn read_lines(
+    mut body: hyper::body::Incoming,
+    n: usize,
+) -> Result<Vec<Bytes>, BenchError> {
+    let mut lines = Vec::with_capacity(n);
+    let mut partial = BytesMut::new();
+    while lines.len() < n {
+        let Some(frame) = body.frame().await else {
+            return Err(http_err(
+                "read watch stream",
+                "",
+                format!("ended after {} of {n} lines", lines.len()),
+            ));
+        };
+        let frame = frame.map_err(|e| http_err("read watch stream", "", e))?;
+        if let Some(data) = frame.data_ref() {
+            partial.extend_from_slice(data);
+            while let Some(end) = partial.iter().position(|&b| b == b'\n') {
+                let line = partial.split_to(end + 1).freeze();
+                if lines.len() < n {
+                    lines.push(line.slice(..end));
+                }
             }
         }
     }

@@ -3,9 +3,19 @@
 //!
 //! Protocol: the child prints `listening on URL`, then answers one line per command
 //! read from stdin, each reply starting with `done` (or `error`):
-//! - `modify M`: M merge patches cycling over the seeded pods, each stamping the
-//!   annotations [`SEQ_ANNOTATION`] and [`SENT_ANNOTATION`] (wall clock, ns);
-//!   reply `done modify M secs=S`.
+//! - `modify M [RATE]`: M merge patches cycling over the seeded pods, each stamping the
+//!   annotations [`SEQ_ANNOTATION`] and [`SENT_ANNOTATION`] (wall clock, ns), as fast as
+//!   the server takes them or paced at RATE patches per second; reply
+//!   `done modify M secs=S`. Slow (each patch parses, merges and re-encodes JSON): for
+//!   latency at a steady rate, not for throughput.
+//! - `prepare M`: builds M rewrites of the seeded pods (cycling over them; no
+//!   annotations) without writing them; reply `done prepare M secs=S rv=R`, R the
+//!   resourceVersion their events will follow. Any other write before `burst` voids them.
+//! - `burst`: writes the prepared pods in one batch, so the M MODIFIED events reach the
+//!   watches as fast as the server can stream them while it spends next to nothing on
+//!   making them; reply `done burst M secs=S rv=R`, R the resourceVersion of the last one.
+//! - `rv`: reply `done rv=R`, the latest resourceVersion handed out.
+//! - `watches`: reply `done watches n=K`, the pod watches open on the server.
 //! - `relist`: compacts the watch history and drops every watch, forcing clients to relist;
 //!   reply `done relist`.
 //!
@@ -45,6 +55,8 @@ pub struct ServerProcess {
 
 /// Generous limit for seeding and for one command.
 const STEP_LIMIT: Duration = Duration::from_secs(600);
+/// Limit for a client's watch to open, or for closed ones to be noticed.
+const WATCH_LIMIT: Duration = Duration::from_secs(60);
 
 impl ServerProcess {
     /// Starts `bench serve` seeded per `spec` and waits for its address.
@@ -113,6 +125,35 @@ impl ServerProcess {
         }
     }
 
+    /// The latest resourceVersion the server handed out.
+    pub async fn resource_version(&mut self) -> Result<u64, BenchError> {
+        let reply = self.command("rv").await?;
+        reply_field(&reply, "rv")
+            .ok_or_else(|| BenchError::Server(format!("no rv in the reply {reply:?}")))
+    }
+
+    /// Waits until exactly `n` pod watches are open on the server: a client's watch is
+    /// registered (its events will not be missed or replayed from a list), and the watches
+    /// of clients stopped earlier are gone (they would compete for the server's time).
+    pub async fn wait_watches(&mut self, n: usize, who: &str) -> Result<(), BenchError> {
+        let start = std::time::Instant::now();
+        loop {
+            let reply = self.command("watches").await?;
+            let open: usize = reply_field(&reply, "n")
+                .ok_or_else(|| BenchError::Server(format!("no n in the reply {reply:?}")))?;
+            if open == n {
+                return Ok(());
+            }
+            if start.elapsed() > WATCH_LIMIT {
+                return Err(BenchError::Timeout(
+                    format!("{who}: {n} open pod watches (the server has {open})"),
+                    WATCH_LIMIT,
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     /// Closes the child's stdin and waits for it to exit.
     pub async fn stop(mut self) -> Result<(), BenchError> {
         drop(self.stdin);
@@ -144,7 +185,7 @@ async fn read_line(
 }
 
 /// A `key=value` field of a reply line, e.g. `secs` in `done modify 10 secs=0.5`.
-pub fn reply_field(reply: &str, key: &str) -> Option<f64> {
+pub fn reply_field<T: std::str::FromStr>(reply: &str, key: &str) -> Option<T> {
     reply
         .split_whitespace()
         .filter_map(|w| w.split_once('='))
@@ -164,8 +205,9 @@ mod tests {
         );
         assert_eq!(
             reply_field("done modify 10 secs=0.5 rv=12", "rv"),
-            Some(12.0)
+            Some(12u64)
         );
-        assert_eq!(reply_field("done relist", "secs"), None);
+        assert_eq!(reply_field::<f64>("done relist", "secs"), None);
+        assert_eq!(reply_field::<u64>("done rv=1.5", "rv"), None);
     }
 }

@@ -63,5 +63,5 @@ mod wire;
 pub use error::Error;
 pub use faults::{FaultTarget, Faults};
 pub use resource::{builtin_resources, ResourceSpec};
-pub use server::{RunningServer, TestApiServer, TestApiServerBuilder};
+pub use server::{PreparedPods, RunningServer, TestApiServer, TestApiServerBuilder};
 pub use status::StatusError;

@@ -237,8 +237,17 @@ fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error>
 /// Writes fixture Pods `pod-{i}` for `i` in `range` into `ns-{i % namespaces}` in one
 /// batch from a compiled template: one ADDED event each (MODIFIED for an existing name).
 fn fixture_pods(state: &State, range: Range<usize>, namespaces: usize) -> Result<(), StatusError> {
-    let namespaces = namespaces.max(1);
     let pods = state.resolve_name("pods")?;
+    let start = range.start;
+    pods.store
+        .create_many(&state.clock, range.len(), fixture_pod_template(), &|k| {
+            fixture_pod_vars(start + k, namespaces)
+        })
+}
+
+/// The fixture Pod template, with the server-owned fields a create stamps: a fresh uid
+/// (the variable after [`fixture_pod_vars`]' own), the creation time and generation 1.
+fn fixture_pod_template() -> Value {
     let mut template = fixtures::pod_template();
     if let Some(meta) = template.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.insert(
@@ -251,15 +260,15 @@ fn fixture_pods(state: &State, range: Range<usize>, namespaces: usize) -> Result
         );
         meta.insert("generation".into(), Value::from(1));
     }
-    let start = range.start;
-    let vars = |k: usize| {
-        let i = start + k;
-        let mut v = fixtures::pod_vars(&format!("ns-{}", i % namespaces), &format!("pod-{i}"), i);
-        v.push(crate::meta::new_uid());
-        v
-    };
-    pods.store
-        .create_many(&state.clock, range.len(), template, &vars)
+    template
+}
+
+/// The variables of [`fixture_pod_template`] for `pod-{i}` in `ns-{i % namespaces}`.
+fn fixture_pod_vars(i: usize, namespaces: usize) -> Vec<String> {
+    let namespaces = namespaces.max(1);
+    let mut v = fixtures::pod_vars(&format!("ns-{}", i % namespaces), &format!("pod-{i}"), i);
+    v.push(crate::meta::new_uid());
+    v
 }
 
 /// Binds with `SO_REUSEADDR`, so a restart can take the same port back at once.
@@ -392,6 +401,46 @@ async fn serve_connection(
     };
     if let Err(e) = result {
         tracing::debug!(error = %e, "test-apiserver: connection ended with an error");
+    }
+}
+
+/// Pod writes made by [`RunningServer::prepare_pods`], waiting for
+/// [`RunningServer::publish_pods`].
+pub struct PreparedPods {
+    /// The resourceVersion of the first write.
+    first_rv: u64,
+    objs: Vec<crate::store::Obj>,
+}
+
+impl PreparedPods {
+    /// Number of writes, one watch event each.
+    pub fn len(&self) -> usize {
+        self.objs.len()
+    }
+
+    /// True when there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.objs.is_empty()
+    }
+
+    /// The resourceVersion the writes follow: their events are the ones above it.
+    pub fn after_resource_version(&self) -> u64 {
+        self.first_rv - 1
+    }
+
+    /// The resourceVersion of the last write (= [`PreparedPods::after_resource_version`]
+    /// when empty).
+    pub fn last_resource_version(&self) -> u64 {
+        self.after_resource_version() + self.objs.len() as u64
+    }
+}
+
+impl std::fmt::Debug for PreparedPods {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedPods")
+            .field("after_resource_version", &self.after_resource_version())
+            .field("len", &self.len())
+            .finish()
     }
 }
 
@@ -562,6 +611,48 @@ impl RunningServer {
     pub fn create_pods(&self, range: Range<usize>, namespaces: usize) -> Result<u64, StatusError> {
         fixture_pods(&self.state, range, namespaces)?;
         Ok(self.resource_version())
+    }
+
+    /// Builds `count` writes of fixture Pods `pod-{i}` ([`fixtures::pod`]), `i` cycling
+    /// over `range`, in `ns-{i % namespaces}`, without writing anything yet:
+    /// [`RunningServer::publish_pods`] writes them later in one batch. Making the objects is
+    /// the costly part of a write and happens here, so publishing them, and streaming the
+    /// watch events that follow, leaves the server's CPU to the clients: for benchmarks
+    /// that must measure watch clients rather than the server. The writes take the
+    /// resourceVersions after the current one, so any other write before publishing makes
+    /// [`RunningServer::publish_pods`] fail.
+    pub fn prepare_pods(
+        &self,
+        range: Range<usize>,
+        namespaces: usize,
+        count: usize,
+    ) -> Result<PreparedPods, StatusError> {
+        if range.is_empty() && count > 0 {
+            return Err(StatusError::bad_request(
+                "prepare_pods: an empty range of pods to write",
+            ));
+        }
+        let pods = self.state.resolve_name("pods")?;
+        let first_rv = self.resource_version() + 1;
+        let (start, len) = (range.start, range.len().max(1));
+        let objs = pods
+            .store
+            .build_many(first_rv, count, fixture_pod_template(), &|k| {
+                fixture_pod_vars(start + k % len, namespaces)
+            })?;
+        Ok(PreparedPods { first_rv, objs })
+    }
+
+    /// Writes Pods built by [`RunningServer::prepare_pods`] in one batch, under one lock, at
+    /// consecutive resourceVersions: an ADDED event per write, or MODIFIED when the name
+    /// exists. Returns the resourceVersion of the last write. 409 Conflict, writing
+    /// nothing, if anything was written on this server since they were prepared.
+    pub fn publish_pods(&self, prepared: PreparedPods) -> Result<u64, StatusError> {
+        let pods = self.state.resolve_name("pods")?;
+        let last = prepared.last_resource_version();
+        pods.store
+            .publish_built(&self.state.clock, prepared.first_rv, prepared.objs)?;
+        Ok(last)
     }
 
     /// Number of watches currently open on `resource` (0 for an unknown resource): wait

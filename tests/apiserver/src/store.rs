@@ -354,62 +354,73 @@ impl Store {
         template: Value,
         vars: &(dyn Fn(usize) -> Vec<String> + Sync),
     ) -> Result<(), StatusError> {
+        let compiled = self.compile(template, vars)?;
+        let mut inner = self.lock();
+        let first = clock.fetch_add(n as u64, Ordering::SeqCst) + 1;
+        let built = instantiate_all(&compiled, first, n, vars)?;
+        inner.insert_built(built);
+        Ok(())
+    }
+
+    /// Makes, without writing anything, `n` objects from `template` stamped with
+    /// resourceVersions `first..first + n`, as [`Store::create_many`] would, for
+    /// [`Store::publish_built`] to write later.
+    pub fn build_many(
+        &self,
+        first: u64,
+        n: usize,
+        template: Value,
+        vars: &(dyn Fn(usize) -> Vec<String> + Sync),
+    ) -> Result<Vec<Obj>, StatusError> {
+        instantiate_all(&self.compile(template, vars)?, first, n, vars)
+    }
+
+    /// Writes objects from [`Store::build_many`] in one batch under one lock, provided
+    /// `clock` still stands just before their first resourceVersion `first` (the clock
+    /// moves past them atomically, so no other write can take one of their
+    /// resourceVersions). Else 409 Conflict and nothing is written.
+    pub fn publish_built(
+        &self,
+        clock: &AtomicU64,
+        first: u64,
+        objs: Vec<Obj>,
+    ) -> Result<(), StatusError> {
+        let mut inner = self.lock();
+        let before = first.saturating_sub(1);
+        clock
+            .compare_exchange(
+                before,
+                before + objs.len() as u64,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .map_err(|now| {
+                StatusError::new(
+                    409,
+                    "Conflict",
+                    format!(
+                        "the prepared writes follow resourceVersion {before}, but the server is at {now}: something was written since they were prepared"
+                    ),
+                )
+            })?;
+        inner.insert_built(objs);
+        Ok(())
+    }
+
+    /// The compiled form of `template`, whose last variable (after those `vars` gives) is
+    /// the resourceVersion.
+    fn compile(
+        &self,
+        template: Value,
+        vars: &(dyn Fn(usize) -> Vec<String> + Sync),
+    ) -> Result<ObjTemplate, StatusError> {
         let rv_var = vars(0).len();
-        let compiled = ObjTemplate::compile(&Obj::build_stamped(
+        Ok(ObjTemplate::compile(&Obj::build_stamped(
             template,
             0,
             crate::template::marker(rv_var),
             self.fields_spec,
-        )?);
-        let mut inner = self.lock();
-        let first = clock.fetch_add(n as u64, Ordering::SeqCst) + 1;
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .clamp(1, 8);
-        let chunk = n.div_ceil(threads).max(1);
-        let compiled = &compiled;
-        let built: Vec<Vec<Obj>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..n)
-                .step_by(chunk)
-                .map(|start| {
-                    s.spawn(move || {
-                        (start..(start + chunk).min(n))
-                            .map(|i| {
-                                let rv = first + i as u64;
-                                let mut v = vars(i);
-                                v.push(rv.to_string());
-                                compiled.instantiate(&v, rv)
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .map_err(|_| StatusError::internal("a seeding thread panicked"))
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })?;
-        for part in built {
-            for obj in part {
-                let obj = Arc::new(obj);
-                let prev = inner.objects.insert(obj.key.clone(), obj.clone());
-                let kind = if prev.is_some() {
-                    EventType::Modified
-                } else {
-                    EventType::Added
-                };
-                inner.record(Arc::new(Event {
-                    rv: obj.rv,
-                    kind,
-                    obj,
-                    prev,
-                }));
-            }
-        }
-        Ok(())
+        )?))
     }
 
     /// Reads one page of the state at `q.snapshot`, in key order.
@@ -603,7 +614,66 @@ impl Store {
     }
 }
 
+/// Instantiates objects `0..n` of `compiled` at resourceVersions `first..`, spread over
+/// the available cores, in order.
+fn instantiate_all(
+    compiled: &ObjTemplate,
+    first: u64,
+    n: usize,
+    vars: &(dyn Fn(usize) -> Vec<String> + Sync),
+) -> Result<Vec<Obj>, StatusError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, 8);
+    let chunk = n.div_ceil(threads).max(1);
+    let parts: Vec<Vec<Obj>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|start| {
+                s.spawn(move || {
+                    (start..(start + chunk).min(n))
+                        .map(|i| {
+                            let rv = first + i as u64;
+                            let mut v = vars(i);
+                            v.push(rv.to_string());
+                            compiled.instantiate(&v, rv)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .map_err(|_| StatusError::internal("a seeding thread panicked"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    Ok(parts.into_iter().flatten().collect())
+}
+
 impl Inner {
+    /// Stores built objects in order, recording an ADDED event for a new key and a
+    /// MODIFIED one for an existing key.
+    fn insert_built(&mut self, objs: Vec<Obj>) {
+        for obj in objs {
+            let obj = Arc::new(obj);
+            let prev = self.objects.insert(obj.key.clone(), obj.clone());
+            let kind = if prev.is_some() {
+                EventType::Modified
+            } else {
+                EventType::Added
+            };
+            self.record(Arc::new(Event {
+                rv: obj.rv,
+                kind,
+                obj,
+                prev,
+            }));
+        }
+    }
+
     fn record(&mut self, event: Arc<Event>) {
         self.watchers
             .retain(|w| w.tx.send(WatchMsg::Event(event.clone())).is_ok());

@@ -357,3 +357,48 @@ async fn batch_created_pods_stream_as_added_then_modified_events() {
     );
     assert_eq!(server.count("pods"), 202);
 }
+
+#[tokio::test]
+async fn prepared_pod_writes_publish_later_as_one_batch() {
+    let server = seeded(3).await;
+    let rv = server.resource_version();
+    let prepared = server.prepare_pods(0..3, 1, 7).unwrap();
+    assert_eq!((prepared.len(), prepared.after_resource_version()), (7, rv));
+    assert_eq!(server.resource_version(), rv, "preparing writes nothing");
+    let mut w = Watch::open(
+        &server,
+        &format!("/api/v1/pods?watch=1&resourceVersion={rv}"),
+    )
+    .await;
+    assert_eq!(server.publish_pods(prepared).unwrap(), rv + 7);
+    assert_eq!(server.resource_version(), rv + 7);
+    for k in 0..7u64 {
+        let e = w.next_event().await;
+        assert_eq!(e["type"], "MODIFIED");
+        assert_eq!(name_of(&e["object"]), format!("pod-{}", k % 3));
+        assert_eq!(e["object"]["metadata"]["namespace"], "ns-0");
+        assert_eq!(rv_of(&e["object"]), rv + 1 + k);
+    }
+    assert_eq!(server.count("pods"), 3);
+    let pod = server.get("pods", Some("ns-0"), "pod-0").unwrap();
+    assert_eq!(rv_of(&pod), rv + 7, "the last write of pod-0 is its state");
+}
+
+#[tokio::test]
+async fn prepared_pod_writes_fail_after_another_write() {
+    let server = seeded(2).await;
+    let prepared = server.prepare_pods(0..2, 1, 4).unwrap();
+    server
+        .create(
+            "configmaps",
+            Some("ns-0"),
+            fixtures::config_map("ns-0", "c", 0),
+        )
+        .unwrap();
+    let rv = server.resource_version();
+    let e = server.publish_pods(prepared).unwrap_err();
+    assert_eq!(e.code, 409, "{e:?}");
+    assert_eq!(server.resource_version(), rv, "nothing written");
+    assert!(server.prepare_pods(0..0, 1, 1).is_err());
+    assert!(server.prepare_pods(0..0, 1, 0).is_ok_and(|p| p.is_empty()));
+}
