@@ -104,6 +104,11 @@ impl<K> DeltaReceiver<K> {
         self.rx.recv().await
     }
 
+    /// The next delta if one is queued now, without waiting.
+    pub fn try_pop(&mut self) -> Option<Delta<K>> {
+        self.rx.try_recv().ok()
+    }
+
     /// The number of queued deltas.
     pub fn len(&self) -> usize {
         self.rx.len()
@@ -134,6 +139,9 @@ mod tests {
         );
         assert_eq!(rx.pop().await, Some(Delta::ListEnd));
         assert_eq!(rx.pop().await, Some(Delta::Added(2)));
+        assert_eq!(rx.try_pop(), None);
+        tx.push(Delta::Added(3)).await.unwrap();
+        assert_eq!(rx.try_pop(), Some(Delta::Added(3)));
         drop(tx);
         assert_eq!(rx.pop().await, None);
     }

@@ -31,6 +31,10 @@ use crate::store::{CacheMode, Indexer, Indexers};
 
 pub use crate::processor::HandlerRegistration;
 
+/// The most deltas applied under one hold of the dispatch lock before handlers are handed
+/// their events, so registering a handler or reading stats never waits long.
+const DRAIN_BATCH: usize = 256;
+
 /// A metadata-only transform, as a factory applies it to every informer.
 pub(crate) type MetaTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
 
@@ -393,6 +397,7 @@ impl<K: Object> SharedIndexInformer<K> {
                         // period still moves on so this branch does not fire in a loop.
                         if self.has_synced() {
                             self.apply(&mut dispatch, Delta::Sync);
+                            dispatch.processor.flush();
                         }
                         dispatch.processor.end_resync(now);
                     }
@@ -401,6 +406,14 @@ impl<K: Object> SharedIndexInformer<K> {
             };
             let mut dispatch = lock(&self.inner.dispatch);
             self.apply(&mut dispatch, delta);
+            // Apply what else is queued already, then hand handlers the lot at once.
+            for _ in 1..DRAIN_BATCH {
+                match rx.try_pop() {
+                    Some(delta) => self.apply(&mut dispatch, delta),
+                    None => break,
+                }
+            }
+            dispatch.processor.flush();
         }
     }
 

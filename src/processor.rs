@@ -2,6 +2,12 @@
 //! own unbounded queue and its own thread, so a slow handler delays only itself and a
 //! panicking one is logged and skipped.
 //!
+//! Events go to a handler thread in batches: [`Processor::distribute`] collects them and
+//! [`Processor::flush`] hands each thread what it collected, which the informer does
+//! whenever its delta queue runs dry. Waking a thread costs a system call, so a burst of
+//! events wakes each handler once per batch instead of once per event, while a lone event
+//! is still delivered at once.
+//!
 //! Handlers get a dedicated OS thread rather than a tokio task because callbacks are
 //! synchronous: a callback that blocks would otherwise stall a runtime worker, and with it
 //! the reflector and every other handler.
@@ -23,6 +29,10 @@ use crate::stats::HandlerStats;
 pub const MINIMUM_RESYNC_PERIOD: Duration = Duration::from_secs(1);
 
 const NO_WAIT: u64 = u64::MAX;
+
+/// The most events a handler thread is handed at once: the informer flushes sooner when its
+/// delta queue runs dry, and a long burst still reaches handlers while it lasts.
+const MAX_BATCH: usize = 256;
 
 /// State shared by a listener, its delivery thread (or stream) and its registration.
 #[derive(Debug)]
@@ -108,41 +118,70 @@ struct Queued<K> {
 }
 
 enum Sink<K> {
-    Thread(std_mpsc::Sender<Queued<K>>),
+    /// A handler thread, handed batches.
+    Thread(std_mpsc::Sender<Vec<Queued<K>>>),
     Stream(mpsc::UnboundedSender<Queued<K>>),
 }
 
 struct Listener<K> {
     shared: Arc<ListenerShared>,
     sink: Sink<K>,
+    /// Events for a handler thread not handed over yet.
+    pending: Vec<Queued<K>>,
     resync: Option<Duration>,
     next_resync: Option<Instant>,
     resync_due: bool,
 }
 
 impl<K> Listener<K> {
-    /// Queues `event`; false when the receiving side is gone.
-    fn send(&self, event: Event<K>) -> bool {
+    /// Queues `event` (enqueued `at`); false when the receiving side is gone.
+    fn send(&mut self, event: Event<K>, at: Instant) -> bool {
         let initial = event.is_initial();
         self.shared.queued.fetch_add(1, Ordering::AcqRel);
         if initial {
             self.shared.pending_initial.fetch_add(1, Ordering::AcqRel);
         }
-        let q = Queued {
-            event,
-            at: Instant::now(),
+        let q = Queued { event, at };
+        match &self.sink {
+            Sink::Thread(_) => {
+                self.pending.push(q);
+                self.pending.len() < MAX_BATCH || self.flush()
+            }
+            Sink::Stream(tx) => match tx.send(q) {
+                Ok(()) => true,
+                Err(mpsc::error::SendError(q)) => {
+                    self.unqueue(&q);
+                    false
+                }
+            },
+        }
+    }
+
+    /// Hands the pending events to the handler thread; false when the handler is gone.
+    fn flush(&mut self) -> bool {
+        let Sink::Thread(tx) = &self.sink else {
+            return true;
         };
-        let sent = match &self.sink {
-            Sink::Thread(tx) => tx.send(q).is_ok(),
-            Sink::Stream(tx) => tx.send(q).is_ok(),
-        };
-        if !sent {
-            self.shared.queued.fetch_sub(1, Ordering::AcqRel);
-            if initial {
-                self.shared.pending_initial.fetch_sub(1, Ordering::AcqRel);
+        if self.pending.is_empty() {
+            return true;
+        }
+        match tx.send(std::mem::take(&mut self.pending)) {
+            Ok(()) => true,
+            Err(std_mpsc::SendError(batch)) => {
+                for q in &batch {
+                    self.unqueue(q);
+                }
+                false
             }
         }
-        sent
+    }
+
+    /// Takes back the counts of an event that could not be queued.
+    fn unqueue(&self, q: &Queued<K>) {
+        self.shared.queued.fetch_sub(1, Ordering::AcqRel);
+        if q.event.is_initial() {
+            self.shared.pending_initial.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 
     fn is_gone(&self) -> bool {
@@ -200,18 +239,27 @@ impl<K: Send + Sync + 'static> Processor<K> {
         let resync = resync
             .filter(|p| !p.is_zero())
             .map(|p| p.max(MINIMUM_RESYNC_PERIOD));
-        let listener = Listener {
+        let now = Instant::now();
+        let mut listener = Listener {
             shared,
             sink,
+            pending: Vec::new(),
             resync,
-            next_resync: resync.map(|p| Instant::now() + p),
+            next_resync: resync.map(|p| now + p),
             resync_due: false,
         };
+        let mut open = true;
         for obj in initial {
-            listener.send(Event::Added {
-                obj,
-                in_initial_list: true,
-            });
+            open &= listener.send(
+                Event::Added {
+                    obj,
+                    in_initial_list: true,
+                },
+                now,
+            );
+        }
+        if !(open && listener.flush()) {
+            listener.shared.removed.store(true, Ordering::Release);
         }
         self.listeners.push(listener);
     }
@@ -224,7 +272,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
         initial: Vec<Arc<K>>,
     ) -> HandlerRegistration {
         let (shared, done_tx) = self.new_shared();
-        let (tx, rx) = std_mpsc::channel::<Queued<K>>();
+        let (tx, rx) = std_mpsc::channel::<Vec<Queued<K>>>();
         let thread_shared = shared.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("informer-handler-{}", shared.id))
@@ -270,8 +318,9 @@ impl<K: Send + Sync + 'static> Processor<K> {
 
     /// Sends `event` to every live listener (resync events only to those due).
     pub(crate) fn distribute(&mut self, event: Event<K>, origin: Origin) {
+        let at = Instant::now();
         let mut any_gone = false;
-        for l in &self.listeners {
+        for l in &mut self.listeners {
             if l.is_gone() {
                 any_gone = true;
                 continue;
@@ -279,7 +328,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
             if origin == Origin::Resync && !l.resync_due {
                 continue;
             }
-            if !l.send(event.clone()) {
+            if !l.send(event.clone(), at) {
                 l.shared.removed.store(true, Ordering::Release);
                 any_gone = true;
             }
@@ -289,7 +338,20 @@ impl<K: Send + Sync + 'static> Processor<K> {
         }
     }
 
-    /// The earliest time a listener's resync is due.
+    /// Hands every handler thread the events distributed since the last flush.
+    pub(crate) fn flush(&mut self) {
+        let mut any_gone = false;
+        for l in &mut self.listeners {
+            if !l.flush() {
+                l.shared.removed.store(true, Ordering::Release);
+                any_gone = true;
+            }
+        }
+        if any_gone {
+            self.listeners.retain(|l| !l.is_gone());
+        }
+    }
+
     pub(crate) fn next_resync(&self) -> Option<Instant> {
         self.listeners.iter().filter_map(|l| l.next_resync).min()
     }
@@ -335,12 +397,12 @@ impl<K: Send + Sync + 'static> Processor<K> {
 }
 
 fn deliver<K: 'static>(
-    rx: std_mpsc::Receiver<Queued<K>>,
+    rx: std_mpsc::Receiver<Vec<Queued<K>>>,
     handler: Arc<dyn ResourceEventHandler<K>>,
     shared: Arc<ListenerShared>,
     done: oneshot::Sender<()>,
 ) {
-    while let Ok(q) = rx.recv() {
+    for q in rx.iter().flatten() {
         let initial = q.event.is_initial();
         if shared.removed.load(Ordering::Acquire) {
             shared.handled(initial, q.at);
@@ -416,6 +478,7 @@ mod tests {
                 Origin::Change,
             );
         }
+        p.flush();
         wait_until(|| seen.lock().unwrap().len() == 10);
         assert_eq!(*seen.lock().unwrap(), (0..10).collect::<Vec<_>>());
         wait_until(|| panicky.stats().delivered == 10);
@@ -479,9 +542,42 @@ mod tests {
             },
             Origin::Resync,
         );
+        p.flush();
         p.end_resync(due);
         assert!(p.next_resync().unwrap() > due);
         wait_until(|| a.stats().delivered == 1);
         assert_eq!(b.stats().delivered, 0);
+    }
+
+    #[test]
+    fn a_burst_reaches_handlers_in_bounded_batches_even_without_a_flush() {
+        let synced = Arc::new(AtomicBool::new(true));
+        let mut p = Processor::<u32>::new("test".into(), synced);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let seen2 = seen.clone();
+        let reg = p.add_handler(
+            Arc::new(
+                ResourceEventHandlerFuncs::default()
+                    .on_add(move |o: &Arc<u32>, _| seen2.lock().unwrap().push(**o)),
+            ),
+            None,
+            vec![],
+        );
+        let n = u32::try_from(MAX_BATCH * 2 + 3).unwrap();
+        for i in 0..n {
+            p.distribute(
+                Event::Added {
+                    obj: Arc::new(i),
+                    in_initial_list: false,
+                },
+                Origin::Change,
+            );
+        }
+        let handed = 2 * MAX_BATCH;
+        wait_until(|| seen.lock().unwrap().len() == handed);
+        assert_eq!(reg.queue_depth(), 3, "the tail waits for a flush");
+        p.flush();
+        wait_until(|| seen.lock().unwrap().len() == n as usize);
+        assert_eq!(*seen.lock().unwrap(), (0..n).collect::<Vec<_>>());
     }
 }
