@@ -7,7 +7,6 @@
 //! steady state instead of holding the old cache and the whole new list at once.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use crate::delta_fifo::Delta;
 use crate::handler::{Deleted, Event};
@@ -23,10 +22,14 @@ pub enum Origin {
     Resync,
 }
 
+type Seen = HashSet<String, foldhash::fast::RandomState>;
+
 /// Applies deltas to an indexer in order and reports the resulting events.
 pub struct DeltaApplier<K> {
     indexer: Indexer<K>,
-    seen: Option<HashSet<String>>,
+    /// Keys of the list being applied; hashed with foldhash, as the store's maps are: keys
+    /// come from the API server, and SipHash would be a visible share of a large relist.
+    seen: Option<Seen>,
     synced: bool,
 }
 
@@ -48,22 +51,20 @@ impl<K: Object> DeltaApplier<K> {
     /// Applies `delta` and calls `emit` for every event it means, in order.
     pub fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
         match delta {
-            Delta::ListStart => self.seen = Some(HashSet::new()),
+            Delta::ListStart => self.seen = Some(Seen::default()),
             Delta::Replaced(obj) => {
-                let key = object_key(&obj);
+                let key = object_key(obj.as_ref());
                 let old = self.indexer.get_by_key(&key);
                 self.seen
-                    .get_or_insert_with(HashSet::new)
+                    .get_or_insert_with(Seen::default)
                     .insert(key.clone());
                 match old {
                     Some(old) if same_version(old.as_ref(), &obj) => {}
                     Some(old) => {
-                        let new = Arc::new(obj);
-                        self.indexer.insert_with_key(key, new.clone());
-                        emit(Event::Updated { old, new }, Origin::Change);
+                        self.indexer.insert_with_key(key, obj.clone());
+                        emit(Event::Updated { old, new: obj }, Origin::Change);
                     }
                     None => {
-                        let obj = Arc::new(obj);
                         self.indexer.insert_with_key(key, obj.clone());
                         let in_initial_list = !self.synced;
                         emit(
@@ -97,9 +98,8 @@ impl<K: Object> DeltaApplier<K> {
                 }
                 self.synced = true;
             }
-            Delta::Added(obj) | Delta::Updated(obj) => {
-                let key = object_key(&obj);
-                let new = Arc::new(obj);
+            Delta::Added(new) | Delta::Updated(new) => {
+                let key = object_key(new.as_ref());
                 match self.indexer.insert_with_key(key, new.clone()) {
                     Some(old) => emit(Event::Updated { old, new }, Origin::Change),
                     None => emit(
@@ -114,11 +114,8 @@ impl<K: Object> DeltaApplier<K> {
             Delta::Deleted(obj) => {
                 // A handler that never saw the object must not see its deletion either:
                 // each handler's sequence per object is Add, Update*, Delete.
-                if self.indexer.remove(&object_key(&obj)).is_some() {
-                    emit(
-                        Event::Deleted(Deleted::Object(Arc::new(obj))),
-                        Origin::Change,
-                    );
+                if self.indexer.remove(&object_key(obj.as_ref())).is_some() {
+                    emit(Event::Deleted(Deleted::Object(obj)), Origin::Change);
                 }
             }
             Delta::Sync => {
@@ -152,9 +149,10 @@ mod tests {
     use crate::store::Indexers;
     use k8s_openapi::api::core::v1::ConfigMap;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use std::sync::Arc;
 
-    fn cm(name: &str, rv: &str) -> ConfigMap {
-        ConfigMap {
+    fn cm(name: &str, rv: &str) -> Arc<ConfigMap> {
+        Arc::new(ConfigMap {
             metadata: ObjectMeta {
                 namespace: Some("ns".into()),
                 name: Some(name.into()),
@@ -162,7 +160,7 @@ mod tests {
                 ..Default::default()
             },
             ..Default::default()
-        }
+        })
     }
 
     fn describe(e: &Event<ConfigMap>, o: Origin) -> String {

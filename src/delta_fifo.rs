@@ -6,6 +6,8 @@
 //! instead of piling up pages: a relist never holds much more than one page beyond the
 //! cache itself.
 
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
 /// The kind of a [`Delta`] (client-go's `DeltaType`).
@@ -23,21 +25,23 @@ pub enum DeltaType {
     Sync,
 }
 
-/// One change to apply to the cache.
+/// One change to apply to the cache. Objects are already shared (`Arc<K>`), as the cache
+/// and handlers hold them: the reflector allocates them, so the task applying deltas
+/// only moves pointers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Delta<K> {
     /// A (re)list begins: keys seen by an earlier, aborted list no longer count.
     ListStart,
     /// One object of the current (re)list, as its page arrived.
-    Replaced(K),
+    Replaced(Arc<K>),
     /// The (re)list is complete: cached keys it did not contain were deleted meanwhile.
     ListEnd,
     /// The object was created.
-    Added(K),
+    Added(Arc<K>),
     /// The object was changed.
-    Updated(K),
+    Updated(Arc<K>),
     /// The object was deleted; this is its last state.
-    Deleted(K),
+    Deleted(Arc<K>),
     /// Re-deliver every cached object to the handlers whose resync period is due.
     Sync,
 }
@@ -128,9 +132,9 @@ mod tests {
     async fn deltas_come_out_in_order() {
         let (tx, mut rx) = delta_queue::<u32>(4);
         tx.push(Delta::ListStart).await.unwrap();
-        tx.push(Delta::Replaced(1)).await.unwrap();
+        tx.push(Delta::Replaced(Arc::new(1))).await.unwrap();
         tx.push(Delta::ListEnd).await.unwrap();
-        tx.push(Delta::Added(2)).await.unwrap();
+        tx.push(Delta::Added(Arc::new(2))).await.unwrap();
         assert_eq!(rx.len(), 4);
         assert_eq!(rx.pop().await, Some(Delta::ListStart));
         assert_eq!(
@@ -138,10 +142,10 @@ mod tests {
             Some(DeltaType::Replaced)
         );
         assert_eq!(rx.pop().await, Some(Delta::ListEnd));
-        assert_eq!(rx.pop().await, Some(Delta::Added(2)));
+        assert_eq!(rx.pop().await, Some(Delta::Added(Arc::new(2))));
         assert_eq!(rx.try_pop(), None);
-        tx.push(Delta::Added(3)).await.unwrap();
-        assert_eq!(rx.try_pop(), Some(Delta::Added(3)));
+        tx.push(Delta::Added(Arc::new(3))).await.unwrap();
+        assert_eq!(rx.try_pop(), Some(Delta::Added(Arc::new(3))));
         drop(tx);
         assert_eq!(rx.pop().await, None);
     }
@@ -149,14 +153,14 @@ mod tests {
     #[tokio::test]
     async fn a_full_queue_makes_the_producer_wait() {
         let (tx, mut rx) = delta_queue::<u32>(1);
-        tx.push(Delta::Added(1)).await.unwrap();
+        tx.push(Delta::Added(Arc::new(1))).await.unwrap();
         let tx2 = tx.clone();
-        let pushed = tokio::spawn(async move { tx2.push(Delta::Added(2)).await });
+        let pushed = tokio::spawn(async move { tx2.push(Delta::Added(Arc::new(2))).await });
         tokio::task::yield_now().await;
         assert_eq!(rx.len(), 1);
-        assert_eq!(rx.pop().await, Some(Delta::Added(1)));
+        assert_eq!(rx.pop().await, Some(Delta::Added(Arc::new(1))));
         pushed.await.unwrap().unwrap();
-        assert_eq!(rx.pop().await, Some(Delta::Added(2)));
+        assert_eq!(rx.pop().await, Some(Delta::Added(Arc::new(2))));
         drop(rx);
         assert_eq!(tx.push(Delta::Sync).await, Err(QueueClosed));
     }

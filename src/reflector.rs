@@ -388,7 +388,10 @@ impl<K: Object> Reflector<K> {
                 self.status.counters.saw_event();
             }
             for item in page.items {
-                if !self.push(Delta::Replaced(self.prepare(item))).await {
+                if !self
+                    .push(Delta::Replaced(Arc::new(self.prepare(item))))
+                    .await
+                {
                     return ListEnd::Stopped;
                 }
             }
@@ -477,7 +480,7 @@ impl<K: Object> Reflector<K> {
             };
             events += 1;
             counters.saw_event();
-            let (obj, make): (K, fn(K) -> Delta<K>) = match event {
+            let (obj, make): (K, fn(Arc<K>) -> Delta<K>) = match event {
                 WatchEvent::Added(o) => {
                     Counters::bump(&counters.added);
                     (
@@ -529,7 +532,7 @@ impl<K: Object> Reflector<K> {
                     rv.clone_into(last_rv);
                 }
             }
-            if !self.push(make(self.prepare(obj))).await {
+            if !self.push(make(Arc::new(self.prepare(obj)))).await {
                 return WatchEnd::Stopped;
             }
             if !*initial {
