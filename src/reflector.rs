@@ -145,6 +145,9 @@ pub struct Reflector<K> {
     status: Arc<ReflectorStatus>,
 }
 
+/// Wraps a watched object into the delta its event type means.
+type MakeDelta<K> = fn(Arc<K>) -> Delta<K>;
+
 enum ListEnd {
     Done(String),
     Failed(Error),
@@ -480,7 +483,7 @@ impl<K: Object> Reflector<K> {
             };
             events += 1;
             counters.saw_event();
-            let (obj, make): (K, fn(Arc<K>) -> Delta<K>) = match event {
+            let (obj, make): (K, MakeDelta<K>) = match event {
                 WatchEvent::Added(o) => {
                     Counters::bump(&counters.added);
                     (

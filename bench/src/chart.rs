@@ -1,7 +1,9 @@
 //! One SVG bar chart per section, hand-written to keep the dependency tree lean.
 //!
-//! Figures have different units, so each row is scaled on its own: our bar and the
-//! baseline's bar share one scale per row, and the text gives the numbers.
+//! A chart shows the comparisons: every figure measured against a baseline of the same
+//! run. Figures have different units, so each row is scaled on its own: our bar and the
+//! baseline's bar share one scale per row, and the text gives the numbers. Figures without
+//! a baseline are in the table only.
 
 use crate::results::Record;
 use crate::table::number;
@@ -12,6 +14,8 @@ const TEXT_W: f64 = 260.0;
 const ROW_H: f64 = 44.0;
 const BAR_H: f64 = 16.0;
 const TOP: f64 = 40.0;
+/// The legend sits right of the title's room.
+const LEGEND_X: f64 = LABEL_W + BAR_W;
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -20,9 +24,12 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The chart for one section, or `None` when it has no measured figure.
+/// The chart for one section, or `None` when it has no figure with a baseline.
 pub fn section_svg(title: &str, records: &[Record]) -> Option<String> {
-    let rows: Vec<&Record> = records.iter().filter(|r| r.value.is_some()).collect();
+    let rows: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.value.is_some() && r.baseline_value.is_some())
+        .collect();
     if rows.is_empty() {
         return None;
     }
@@ -33,17 +40,18 @@ pub fn section_svg(title: &str, records: &[Record]) -> Option<String> {
          font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"10\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>\n\
-         <rect x=\"{LABEL_W}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"#2b6cb0\"/>\
+         <rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"#2b6cb0\"/>\
          <text x=\"{}\" y=\"{}\">ours</text>\n\
          <rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"#a0aec0\"/>\
          <text x=\"{}\" y=\"{}\">baseline (same run)</text>\n",
         escape(title),
+        LEGEND_X,
         12.0,
-        LABEL_W + 16.0,
+        LEGEND_X + 16.0,
         21.0,
-        LABEL_W + 70.0,
+        LEGEND_X + 70.0,
         12.0,
-        LABEL_W + 86.0,
+        LEGEND_X + 86.0,
         21.0,
     );
     for (i, r) in rows.iter().enumerate() {
@@ -102,17 +110,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chart_has_a_bar_per_figure_and_baseline_and_escapes_text() {
+    fn chart_has_bars_for_figures_with_a_baseline_and_escapes_text() {
         let records = [
             Record::new("sync", "a<b", 1.0, "s").against("kube-rs", 2.0),
             Record::new("sync", "c", 3.0, "s"),
             Record::skipped("sync", "d", "s", "quick"),
         ];
         let svg = section_svg("sync & more", &records).unwrap();
-        assert_eq!(svg.matches("<rect").count(), 1 + 2 + 3);
+        // Background, two legend keys, and two bars for the one figure with a baseline.
+        assert_eq!(svg.matches("<rect").count(), 1 + 2 + 2);
+        assert!(!svg.contains(">c<"));
         assert!(svg.contains("a&lt;b"));
         assert!(svg.contains("sync &amp; more"));
         assert!(svg.contains(&format!("width=\"{:.1}\"", BAR_W / 2.0)));
-        assert!(section_svg("x", &records[2..]).is_none());
+        assert!(section_svg("x", &records[1..]).is_none());
     }
 }

@@ -91,6 +91,8 @@ pub enum Command {
     Run(RunArgs),
     /// Be the test server child.
     Serve(ServeArgs),
+    /// Redraw the table and charts from a results directory.
+    Report(PathBuf),
     /// Print usage.
     Help,
 }
@@ -98,13 +100,15 @@ pub enum Command {
 /// Usage text.
 pub const USAGE: &str = "\
 bench <all | sync | memory | watch | listers | server | codegen>... [--quick] [--out DIR]
+bench report [--out DIR]
 
   all        every section (sync, memory, watch, listers, server, codegen)
   --quick    small sizes and no clean release builds (what CI runs)
   --out DIR  where results.json, the charts and the table go (default: target/bench)
 
 Writes DIR/results.json (records of sections run replace earlier ones), DIR/<section>.svg,
-DIR/table.md, and prints the table.";
+DIR/table.md, and prints the table. `report` redraws the charts and table.md from
+DIR/results.json.";
 
 fn number(flag: &str, value: Option<String>) -> Result<usize, BenchError> {
     let v = value.ok_or_else(|| BenchError::Usage(format!("{flag} needs a number")))?;
@@ -137,6 +141,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
                 }
             }
             return Ok(Command::Serve(serve));
+        }
+        "report" => {
+            let out = match (args.next().as_deref(), args.next()) {
+                (None, _) => crate::output::default_dir(),
+                (Some("--out"), Some(dir)) => PathBuf::from(dir),
+                _ => return Err(BenchError::Usage(format!("report [--out DIR]\n{USAGE}"))),
+            };
+            if args.next().is_some() {
+                return Err(BenchError::Usage(format!("report [--out DIR]\n{USAGE}")));
+            }
+            return Ok(Command::Report(out));
         }
         _ => {}
     }
@@ -214,6 +229,14 @@ mod tests {
     }
 
     #[test]
+    fn report_reads_a_directory() {
+        assert_eq!(
+            parse(args("report --out /tmp/r")).unwrap(),
+            Command::Report(PathBuf::from("/tmp/r"))
+        );
+    }
+
+    #[test]
     fn bad_input_is_a_usage_error() {
         for bad in [
             "",
@@ -222,6 +245,9 @@ mod tests {
             "sync --out",
             "serve --pods x",
             "serve --what 1",
+            "report --out",
+            "report x",
+            "report --out d e",
         ] {
             let e = parse(args(bad)).unwrap_err();
             assert!(matches!(e, BenchError::Usage(_)), "{bad:?}: {e}");

@@ -16,9 +16,10 @@ mod serve;
 mod server_process;
 mod table;
 
+use std::path::Path;
 use std::process::ExitCode;
 
-use cli::{Command, RunArgs};
+use cli::{Command, RunArgs, Section};
 use error::BenchError;
 use results::Record;
 
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Serve(args) => runtime.block_on(serve::serve(args)),
+        Command::Report(out) => report(&out),
         Command::Run(args) => runtime.block_on(run(args)),
     };
     match outcome {
@@ -90,24 +92,11 @@ async fn run(args: RunArgs) -> Result<(), BenchError> {
             }
         };
         print!("\n## {}\n{}", section.title(), table::render(&records));
-        if let Some(svg) = chart::section_svg(section.title(), &records) {
-            output::write_file(
-                &args.out.join(format!("{}.svg", section.name())),
-                svg.as_bytes(),
-            )?;
-        }
         all.extend(records);
     }
     let json = args.out.join("results.json");
     results::write_merged(&json, &all)?;
-    let merged: Vec<Record> = std::fs::read(&json)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or(all);
-    output::write_file(
-        &args.out.join("table.md"),
-        table::markdown(&merged).as_bytes(),
-    )?;
+    report(&args.out)?;
     eprintln!("bench: wrote {}", json.display());
     if failed.is_empty() {
         Ok(())
@@ -117,4 +106,27 @@ async fn run(args: RunArgs) -> Result<(), BenchError> {
             reason: format!("sections failed: {}", failed.join(", ")),
         })
     }
+}
+
+/// Writes `DIR/table.md` and one chart per section, `DIR/<section>.svg`, from
+/// `DIR/results.json`.
+fn report(out: &Path) -> Result<(), BenchError> {
+    let json = out.join("results.json");
+    let bytes = std::fs::read(&json)
+        .map_err(|e| BenchError::Usage(format!("read {}: {e}", json.display())))?;
+    let records: Vec<Record> = serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
+        what: json.display().to_string(),
+        source: e,
+    })?;
+    for section in Section::ALL {
+        let of_section: Vec<Record> = records
+            .iter()
+            .filter(|r| r.section == section.name())
+            .cloned()
+            .collect();
+        if let Some(svg) = chart::section_svg(section.title(), &of_section) {
+            output::write_file(&out.join(format!("{}.svg", section.name())), svg.as_bytes())?;
+        }
+    }
+    output::write_file(&out.join("table.md"), table::markdown(&records).as_bytes())
 }

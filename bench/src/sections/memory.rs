@@ -174,10 +174,11 @@ async fn decoded(server: &ServerProcess, n: usize, decoder: Decoder) -> Result<f
     let bytes = raw_http::get_bytes(&format!("{}/api/v1/pods", server.url())).await?;
     let pods: Vec<Arc<Pod>> = match decoder {
         Decoder::SerdeJson => {
-            let list: List<Pod> = serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
-                what: "full pod list for the decoded floor".into(),
-                source: e,
-            })?;
+            let list: List<Pod> =
+                serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
+                    what: "full pod list for the decoded floor".into(),
+                    source: e,
+                })?;
             list.items.into_iter().map(Arc::new).collect()
         }
         // Item by item, as our informer decodes list items.
@@ -185,10 +186,11 @@ async fn decoded(server: &ServerProcess, n: usize, decoder: Decoder) -> Result<f
             let mut items = item_bytes(&bytes)?;
             let mut pods = Vec::with_capacity(items.len());
             for item in &mut items {
-                let pod: Pod = simd_json::serde::from_slice(item).map_err(|e| BenchError::Informer {
-                    who: "simd-json decoding a listed pod".into(),
-                    reason: e.to_string(),
-                })?;
+                let pod: Pod =
+                    simd_json::serde::from_slice(item).map_err(|e| BenchError::Informer {
+                        who: "simd-json decoding a listed pod".into(),
+                        reason: e.to_string(),
+                    })?;
                 pods.push(Arc::new(pod));
             }
             pods
