@@ -295,7 +295,17 @@ impl Config {
             })
             .collect();
         let description = "CustomResourceDefinitions";
-        let api = self.api(description, &defs)?;
+        // The types modules sit next to the informer modules: derived group names avoid them.
+        let types_modules = model
+            .modules
+            .iter()
+            .map(|m| m.group_module.trim_start_matches("r#").to_owned())
+            .collect();
+        let api = self.api(Api::with_reserved_modules(
+            description,
+            &defs,
+            types_modules,
+        )?)?;
         for types in &model.modules {
             if let Some(informers) = api
                 .groups
@@ -340,7 +350,7 @@ impl Config {
         // Built-in code never names itself, but a bad module name is still an error, so that
         // switching to CRDs later does not reveal it.
         self.self_path()?;
-        let api = self.api(source_description, defs)?;
+        let api = self.api(Api::new(source_description, defs)?)?;
         let options = EmitOptions {
             target: self.target.clone(),
             layout: Layout::SingleFile {
@@ -386,8 +396,8 @@ impl Config {
     }
 
     /// The groups of `defs` with their accessors, renamed and then filtered.
-    fn api(&self, source_description: &str, defs: &[ResourceDef]) -> Result<Api, GenerateError> {
-        let mut api = Api::new(source_description, defs)?;
+    /// `api` with the configured group accessors and filters applied.
+    fn api(&self, mut api: Api) -> Result<Api, GenerateError> {
         // Renamed before filtering: an unknown group is one no input defines, and the derived
         // names stay the same whatever the filters keep.
         api.rename_groups(&self.group_accessors)?;

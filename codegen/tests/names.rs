@@ -238,3 +238,52 @@ fn a_factory_module_that_is_not_a_snake_case_identifier_is_an_error() {
         assert!(err.to_string().contains(&format!("`{name}`")), "{err}");
     }
 }
+
+/// A small CRD of kind `Widget` in `group`.
+fn widget_crd(group: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.{group}
+spec:
+  group: {group}
+  names: {{kind: Widget, plural: widgets}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {{type: object, properties: {{size: {{type: integer}}}}}}
+"
+    )
+}
+
+#[test]
+fn groups_with_one_short_name_do_not_take_the_names_of_types_modules() {
+    // Both groups shorten to `gateway_networking`, so their accessors fall back to the full
+    // group names, which are the names of their types modules.
+    let dir = tempfile::tempdir().unwrap();
+    for group in ["gateway.networking.k8s.io", "gateway.networking.x-k8s.io"] {
+        std::fs::write(dir.path().join(format!("{group}.yaml")), widget_crd(group)).unwrap();
+    }
+    let (files, _) = Config::new()
+        .emit_cargo_directives(false)
+        .crd(dir.path())
+        .render_crds()
+        .unwrap();
+    let text = single_file(&files);
+    for group in ["gateway_networking_k8s_io", "gateway_networking_x_k8s_io"] {
+        assert!(text.contains(&format!("pub mod {group} {{")), "{text}");
+        assert!(
+            text.contains(&format!("pub mod {group}_group {{")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("pub fn {group}_group(")), "{text}");
+    }
+    syn::parse_file(&text).unwrap();
+}

@@ -83,6 +83,8 @@ fn shown_group(group: &str) -> String {
 pub struct Api {
     /// Groups sorted by module name.
     pub groups: Vec<ApiGroup>,
+    /// Module names a derived group module must not take (see [`Api::with_reserved_modules`]).
+    reserved_modules: BTreeSet<String>,
 }
 
 /// One API group.
@@ -131,6 +133,20 @@ impl ApiResource {
 impl Api {
     /// Validates `defs` (read from `source_name`) and groups them.
     pub fn new(source_name: &str, defs: &[ResourceDef]) -> Result<Self, ModelError> {
+        Self::with_reserved_modules(source_name, defs, BTreeSet::new())
+    }
+
+    /// [`Api::new`] for output that puts other modules next to the group modules (the CRD types
+    /// modules, `cert_manager_io`): a derived group module named like one of `reserved` gets a
+    /// `_group` suffix, as one named like a factory method does. Two groups whose short names
+    /// collide fall back to their full names, which are exactly the CRD types modules, so
+    /// `monitoring.coreos.com` and `monitoring.example.org` become
+    /// `monitoring_coreos_com_group` and `monitoring_example_org_group`.
+    pub fn with_reserved_modules(
+        source_name: &str,
+        defs: &[ResourceDef],
+        reserved: BTreeSet<String>,
+    ) -> Result<Self, ModelError> {
         let mut seen_plural = BTreeSet::new();
         let mut seen_kind = BTreeSet::new();
         for def in defs {
@@ -155,7 +171,7 @@ impl Api {
             by_group.entry(def.group.as_str()).or_default().push(def);
         }
         let names: Vec<&str> = by_group.keys().copied().collect();
-        let modules = default_modules(&names);
+        let modules = default_modules(&names, &reserved);
 
         let mut groups = Vec::with_capacity(by_group.len());
         for ((group, group_defs), module) in by_group.into_iter().zip(modules) {
@@ -176,7 +192,10 @@ impl Api {
                 ),
             });
         }
-        Ok(Self { groups })
+        Ok(Self {
+            groups,
+            reserved_modules: reserved,
+        })
     }
 
     /// Gives the groups named in `accessors` (API group name → accessor name, `""` for the
@@ -218,7 +237,7 @@ impl Api {
         let mut modules: BTreeMap<String, String> = derived
             .iter()
             .map(|g| (*g).to_owned())
-            .zip(default_modules(&derived))
+            .zip(default_modules(&derived, &self.reserved_modules))
             .collect();
         modules.extend(accessors.iter().map(|(g, n)| (g.clone(), n.clone())));
         for (group, name) in accessors {
@@ -264,8 +283,9 @@ impl Api {
     }
 }
 
-/// The derived module names of `groups`, in order (see [`super::naming`] for the rule).
-fn default_modules(groups: &[&str]) -> Vec<String> {
+/// The derived module names of `groups`, in order (see [`super::naming`] for the rule); a name
+/// that is a factory method or in `reserved` gets a `_group` suffix.
+fn default_modules(groups: &[&str], reserved: &BTreeSet<String>) -> Vec<String> {
     let mut users: BTreeMap<String, usize> = BTreeMap::new();
     for group in groups {
         *users.entry(group_module_name(group)).or_default() += 1;
@@ -279,7 +299,7 @@ fn default_modules(groups: &[&str]) -> Vec<String> {
             } else {
                 short
             };
-            if FACTORY_METHODS.contains(&module.as_str()) {
+            while FACTORY_METHODS.contains(&module.as_str()) || reserved.contains(&module) {
                 module.push_str("_group");
             }
             module
@@ -463,6 +483,37 @@ mod tests {
                 "start_group"
             ]
         );
+    }
+
+    #[test]
+    fn reserved_module_names_get_a_suffix_also_after_renames() {
+        let defs = [
+            def("monitoring.coreos.com", "v1", "A", "as"),
+            def("monitoring.example.org", "v1", "B", "bs"),
+            def("example.com", "v1", "C", "cs"),
+        ];
+        let reserved = [
+            "monitoring_coreos_com",
+            "monitoring_example_org",
+            "example_com",
+        ]
+        .map(str::to_owned)
+        .into();
+        let mut api = Api::with_reserved_modules("t", &defs, reserved).unwrap();
+        let modules =
+            |api: &Api| -> Vec<String> { api.groups.iter().map(|g| g.module.clone()).collect() };
+        assert_eq!(
+            modules(&api),
+            [
+                "example",
+                "monitoring_coreos_com_group",
+                "monitoring_example_org_group"
+            ]
+        );
+        // Renaming one of the colliding groups gives the other its short name back.
+        api.rename_groups(&accessors(&[("monitoring.example.org", "other")]))
+            .unwrap();
+        assert_eq!(modules(&api), ["example", "monitoring", "other"]);
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //!   drops its domain: the last two labels when it has three or more
 //!   (`monitoring.coreos.com` → `monitoring`), else the last one (`example.com` → `example`).
 //!   The result is snake_cased. When two groups of one input map to the same name, each of
-//!   them uses its full snake_cased group name instead (`monitoring_coreos_com`).
+//!   them uses its full snake_cased group name instead (`monitoring_coreos_com`). A name that
+//!   is a factory method, or (for CRDs) the types module of a group, gets a `_group` suffix
+//!   (`start_group`, `monitoring_coreos_com_group`).
 //! - **resource accessor** ([`resource_method_name`]): the snake_cased kind, pluralised the
 //!   way the URL plural pluralises the lowercase kind (`ReplicaSet`/`replicasets` →
 //!   `replica_sets`, `NetworkPolicy`/`networkpolicies` → `network_policies`,
