@@ -1,7 +1,8 @@
 //! Uses informer-gen exactly as a user would: typed resources, informers, listers and a
 //! `SharedInformerFactory` for every CRD of the shared corpus, into `OUT_DIR/informers.rs`,
 //! included into the module `crds`, with cert-manager's accessor renamed to `certs`.
-//! The generator's golden fixture CRDs are generated too (types only), so they compile.
+//! The generator's golden fixture CRDs are generated too (types only), so they compile, and so
+//! are its edge-case CRDs (`codegen/tests/fixtures/crd-edge`, in full, into module `edge_crds`).
 
 use std::path::PathBuf;
 
@@ -11,6 +12,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .crd(manifest_dir.join("../../../shared/crds"))
         .factory_module("crds")
         .group_accessor("cert-manager.io", "certs")
+        .generate()?;
+
+    // Small CRDs reproducing generator bugs found on real manifests, generated in full.
+    informer_gen::Config::new()
+        .crd(manifest_dir.join("../../codegen/tests/fixtures/crd-edge"))
+        .factory_module("edge_crds")
+        .file_name("edge.rs")
         .generate()?;
 
     let golden = manifest_dir.join("../../codegen/tests/fixtures/crd-golden");

@@ -132,10 +132,33 @@ fn field_doc(field: &FieldDef) -> TokenStream {
     }
 }
 
+/// The score clippy's `type_complexity` gives the spelled-out `ty` when it sits `nest` generic
+/// levels deep (1 at the top): every path type counts ten times its depth.
+fn type_complexity(ty: &FieldType, nest: usize) -> usize {
+    let own = 10 * nest;
+    match ty {
+        FieldType::Array(inner) => own + type_complexity(inner, nest + 1),
+        FieldType::Map(inner) => own + 10 * (nest + 1) + type_complexity(inner, nest + 1),
+        _ => own,
+    }
+}
+
+/// `#[allow(clippy::type_complexity)]` for a field whose type (deeply nested arrays and maps,
+/// as the schema spells it) clippy would reject; its default threshold is 250.
+fn complexity_allow(ty: &FieldType, optional: bool) -> Option<TokenStream> {
+    let score = if optional {
+        10 + type_complexity(ty, 2)
+    } else {
+        type_complexity(ty, 1)
+    };
+    (score > 250).then(|| quote!(#[allow(clippy::type_complexity)]))
+}
+
 fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
     let doc = field_doc(field);
     let name = ident(&field.rust_name);
     let ty = field_type_tokens(field, k8s);
+    let allow = complexity_allow(&field.ty, field.optional);
     let mut serde_args = Vec::new();
     if unraw(&field.rust_name) != field.wire_name {
         let wire = &field.wire_name;
@@ -151,6 +174,7 @@ fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
     quote! {
         #doc
         #serde_attr
+        #allow
         pub #name: #ty,
     }
 }
@@ -159,11 +183,13 @@ fn rest_tokens(rest: Option<&(String, FieldType)>, k8s: &TokenStream) -> TokenSt
     let Some((name, ty)) = rest else {
         return TokenStream::new();
     };
+    let allow = complexity_allow(&FieldType::Map(Box::new(ty.clone())), false);
     let name = ident(name);
     let ty = type_tokens(ty, k8s);
     quote! {
         /// Fields the schema does not declare, kept as they arrived.
         #[serde(flatten)]
+        #allow
         pub #name: ::std::collections::BTreeMap<::std::string::String, #ty>,
     }
 }
@@ -338,7 +364,9 @@ fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
 
 /// `#[doc]` attributes for doc paragraphs, rewritten so rustdoc and clippy accept any text:
 /// leading indentation is dropped (no accidental code blocks, hence no doctests), code fences
-/// are marked `text`, and lines that continue a list item are indented under it.
+/// are marked `text`, lines that continue a list item are indented under it, and a leading `>`
+/// is escaped: in schema descriptions it is a comparison (`> 0 disables it`) far more often
+/// than a quote, and a quote's unmarked next line is a lazy continuation clippy rejects.
 fn doc_attrs(paragraphs: &[String]) -> TokenStream {
     let mut lines: Vec<String> = Vec::new();
     for (i, paragraph) in paragraphs.iter().enumerate() {
@@ -368,6 +396,13 @@ fn doc_attrs(paragraphs: &[String]) -> TokenStream {
                 lines.push(String::new());
                 continue;
             }
+            let escaped;
+            let line = if line.starts_with('>') {
+                escaped = format!("\\{line}");
+                escaped.as_str()
+            } else {
+                line
+            };
             if let Some(width) = list_marker_width(line) {
                 list_indent = Some(width);
                 lines.push(line.to_owned());
@@ -430,12 +465,32 @@ mod tests {
     }
 
     #[test]
+    fn a_leading_quote_marker_is_escaped() {
+        let out = docs(&["Replicas.\n> 0 scales out\nlazily continued\n- item\n> inside"]);
+        assert!(out.contains(r#"" \\> 0 scales out""#), "{out}");
+        assert!(out.contains(r#""   \\> inside""#), "{out}");
+        assert!(out.contains("\" lazily continued\""), "{out}");
+    }
+
+    #[test]
     fn numbered_lists_are_recognised() {
         assert_eq!(list_marker_width("12. x"), Some(4));
         assert_eq!(list_marker_width("12.x"), None);
         assert_eq!(list_marker_width("1) run"), Some(3));
         assert_eq!(list_marker_width("- x"), Some(2));
         assert_eq!(list_marker_width("-x"), None);
+    }
+
+    #[test]
+    fn deeply_nested_field_types_allow_type_complexity() {
+        let array = |t| FieldType::Array(Box::new(t));
+        let map = |t| FieldType::Map(Box::new(t));
+        // Option<Vec<Vec<BTreeMap<String, Vec<String>>>>>: 10+20+30+40+50+50+60 = 260.
+        let deep = array(array(map(array(FieldType::String))));
+        assert_eq!(10 + type_complexity(&deep, 2), 260);
+        assert!(complexity_allow(&deep, true).is_some());
+        assert!(complexity_allow(&deep, false).is_none());
+        assert!(complexity_allow(&array(array(FieldType::String)), true).is_none());
     }
 
     #[test]

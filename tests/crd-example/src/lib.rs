@@ -12,3 +12,9 @@ pub mod crds {
 pub mod golden {
     include!(concat!(env!("OUT_DIR"), "/golden.rs"));
 }
+
+/// Everything for the generator's edge-case CRDs (`codegen/tests/fixtures/crd-edge`): small
+/// manifests reproducing bugs once found on real CRDs (`factory_module("edge_crds")` in `build.rs`).
+pub mod edge_crds {
+    include!(concat!(env!("OUT_DIR"), "/edge.rs"));
+}
