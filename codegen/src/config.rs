@@ -395,7 +395,6 @@ impl Config {
         self.directive(&format!("rerun-if-changed={}", path.display()));
     }
 
-    /// The groups of `defs` with their accessors, renamed and then filtered.
     /// `api` with the configured group accessors and filters applied.
     fn api(&self, mut api: Api) -> Result<Api, GenerateError> {
         // Renamed before filtering: an unknown group is one no input defines, and the derived
