@@ -95,8 +95,8 @@ async fn run(args: RunArgs) -> Result<(), BenchError> {
         all.extend(records);
     }
     let json = args.out.join("results.json");
-    results::write_merged(&json, &all)?;
-    report(&args.out)?;
+    let merged = results::write_merged(&json, &all)?;
+    draw(&args.out, &merged)?;
     eprintln!("bench: wrote {}", json.display());
     if failed.is_empty() {
         Ok(())
@@ -108,16 +108,23 @@ async fn run(args: RunArgs) -> Result<(), BenchError> {
     }
 }
 
-/// Writes `DIR/table.md` and one chart per section, `DIR/<section>.svg`, from
-/// `DIR/results.json`.
+/// Redraws `DIR/table.md` and the charts from `DIR/results.json`.
 fn report(out: &Path) -> Result<(), BenchError> {
     let json = out.join("results.json");
-    let bytes = std::fs::read(&json)
-        .map_err(|e| BenchError::Usage(format!("read {}: {e}", json.display())))?;
+    let bytes = std::fs::read(&json).map_err(|source| BenchError::Io {
+        action: "read",
+        path: json.display().to_string(),
+        source,
+    })?;
     let records: Vec<Record> = serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
         what: json.display().to_string(),
         source: e,
     })?;
+    draw(out, &records)
+}
+
+/// Writes `DIR/table.md` and one chart per section, `DIR/<section>.svg`, for `records`.
+fn draw(out: &Path, records: &[Record]) -> Result<(), BenchError> {
     for section in Section::ALL {
         let of_section: Vec<Record> = records
             .iter()
@@ -128,5 +135,5 @@ fn report(out: &Path) -> Result<(), BenchError> {
             output::write_file(&out.join(format!("{}.svg", section.name())), svg.as_bytes())?;
         }
     }
-    output::write_file(&out.join("table.md"), table::markdown(&records).as_bytes())
+    output::write_file(&out.join("table.md"), table::markdown(records).as_bytes())
 }

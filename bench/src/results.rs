@@ -184,8 +184,8 @@ impl Record {
 }
 
 /// Writes `records` to `path` as a JSON array, replacing any earlier records of the same
-/// sections and keeping the others (so one section can be re-run alone).
-pub fn write_merged(path: &Path, records: &[Record]) -> Result<(), BenchError> {
+/// sections and keeping the others (so one section can be re-run alone); returns what it wrote.
+pub fn write_merged(path: &Path, records: &[Record]) -> Result<Vec<Record>, BenchError> {
     let mut all: Vec<Record> = match std::fs::read(path) {
         Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
             tracing::warn!(path = %path.display(), error = %e, "earlier results unreadable; replacing them");
@@ -199,7 +199,8 @@ pub fn write_merged(path: &Path, records: &[Record]) -> Result<(), BenchError> {
         what: "results".into(),
         source: e,
     })?;
-    crate::output::write_file(path, &json)
+    crate::output::write_file(path, &json)?;
+    Ok(all)
 }
 
 #[cfg(test)]
@@ -251,9 +252,10 @@ mod tests {
             ],
         )
         .unwrap();
-        write_merged(&path, &[Record::new("sync", "c", 3.0, "s")]).unwrap();
+        let merged = write_merged(&path, &[Record::new("sync", "c", 3.0, "s")]).unwrap();
         let all: Vec<Record> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         let names: Vec<&str> = all.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["b", "c"]);
+        assert_eq!(merged.len(), all.len());
     }
 }
