@@ -52,5 +52,6 @@
 //! version the final binary enables in k8s-openapi (this crate never picks one). One cargo
 //! feature per API group, named like its accessor, all on by default.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 include!(concat!(env!("OUT_DIR"), "/informers.rs"));

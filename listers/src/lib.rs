@@ -7,5 +7,6 @@
 //! feature per group (all on by default). Listers read an informer's cache and hand out
 //! `Arc`s: no copies. Usually obtained from `informers`: `factory.core().v1().pods().lister()`.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 include!(concat!(env!("OUT_DIR"), "/listers.rs"));
