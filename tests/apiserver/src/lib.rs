@@ -44,7 +44,9 @@ pub mod fixtures;
 mod http;
 mod meta;
 mod partial_metadata;
+mod patch;
 pub mod resource;
+mod scale;
 /// The runtime's label selectors (`informer_runtime::selector`), compiled from the same
 /// source file: depending on the runtime crate would pull in k8s-openapi, which needs a
 /// Kubernetes version feature that only final binaries may pick.
@@ -55,6 +57,7 @@ mod server;
 mod state;
 pub mod status;
 mod store;
+mod strategy;
 mod template;
 mod tls;
 mod watch;
@@ -62,6 +65,6 @@ mod wire;
 
 pub use error::Error;
 pub use faults::{FaultTarget, Faults};
-pub use resource::{builtin_resources, ResourceSpec};
+pub use resource::{builtin_resources, Generation, ResourceSpec, ScaleSpec, StatusOnCreate};
 pub use server::{PreparedPods, RunningServer, TestApiServer, TestApiServerBuilder};
 pub use status::StatusError;
