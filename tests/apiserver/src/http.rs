@@ -19,6 +19,7 @@ use crate::faults::Action;
 use crate::filter::Filter;
 use crate::partial_metadata;
 use crate::patch::Patch;
+use crate::recorded::RecordedRequest;
 use crate::resource::ResourceSpec;
 use crate::state::{DeleteOptions, Resolved, Rights, State, Sub, WriteOptions};
 use crate::status::StatusError;
@@ -173,6 +174,16 @@ fn authenticate(state: &State, req: &Request<Incoming>) -> Result<Option<Rights>
 async fn route(state: &Arc<State>, req: Request<Incoming>) -> Result<Response<Body>, StatusError> {
     let path = req.uri().path().to_owned();
     let query = Query::parse(req.uri().query());
+    state.recorder.record(RecordedRequest {
+        method: req.method().as_str().to_owned(),
+        path: path.clone(),
+        query: query.0.clone(),
+        content_type: req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_owned),
+    });
     let rights = authenticate(state, &req)?;
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let host = req

@@ -753,6 +753,12 @@ impl RunningServer {
         self.state.counts()
     }
 
+    /// The last 1 000 requests received (discovery included), oldest first: what a client
+    /// sent, including requests the server refused (e.g. a 415 patch type).
+    pub fn requests(&self) -> Vec<crate::RecordedRequest> {
+        self.state.recorder.all()
+    }
+
     /// Zeroes the request counters.
     pub fn reset_request_counts(&self) {
         self.state.reset_counts();

@@ -56,6 +56,7 @@ pub(crate) struct State {
     pub clock: AtomicU64,
     pub config: Config,
     pub faults: FaultState,
+    pub recorder: crate::recorded::Recorder,
     registry: RwLock<Registry>,
     counters: Mutex<BTreeMap<(String, String), u64>>,
 }
@@ -66,6 +67,7 @@ impl State {
             clock: AtomicU64::new(1),
             config,
             faults: FaultState::default(),
+            recorder: crate::recorded::Recorder::default(),
             registry: RwLock::new(Registry::default()),
             counters: Mutex::new(BTreeMap::new()),
         }
