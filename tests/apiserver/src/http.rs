@@ -376,6 +376,15 @@ fn write_options(query: &Query, options_kind: &str) -> Result<WriteOptions, Stat
     if let Some(cause) = dry_run_cause(&dry_run) {
         causes.push(cause);
     }
+    if let Some(v) = query
+        .get("fieldValidation")
+        .filter(|v| !["Ignore", "Strict", "Warn"].contains(v))
+    {
+        causes.push((
+            "fieldValidation",
+            format!("Unsupported value: {v:?}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\""),
+        ));
+    }
     if !causes.is_empty() {
         return Err(StatusError::invalid_options(options_kind, &causes));
     }

@@ -757,12 +757,25 @@ async fn field_manager_is_accepted_and_validated() {
     let (code, _) = send(
         &server,
         Method::POST,
-        &format!("{CM}?fieldManager=my-controller"),
+        &format!("{CM}?fieldManager=my-controller&fieldValidation=Strict"),
         JSON,
         &body,
     )
     .await;
     assert_eq!(code, 201);
+    let (code, status) = send(
+        &server,
+        Method::PUT,
+        &format!("{CM}/c?fieldValidation=Loose"),
+        JSON,
+        &body,
+    )
+    .await;
+    assert_eq!(code, 422);
+    assert_eq!(
+        assert_status(&status, 422, "Invalid"),
+        "UpdateOptions.meta.k8s.io \"\" is invalid: fieldValidation: Unsupported value: \"Loose\": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\""
+    );
     let long = "m".repeat(129);
     let (code, status) = send(
         &server,
