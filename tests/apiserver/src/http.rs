@@ -18,10 +18,12 @@ use crate::cut::CutSwitch;
 use crate::faults::Action;
 use crate::filter::Filter;
 use crate::partial_metadata;
+use crate::patch::Patch;
+use crate::recorded::RecordedRequest;
 use crate::resource::ResourceSpec;
-use crate::state::{Resolved, Rights, State};
+use crate::state::{DeleteOptions, Resolved, Rights, State, Sub, WriteOptions};
 use crate::status::StatusError;
-use crate::store::{ListQuery, Obj, Snapshot, SnapshotError, WatchFrom};
+use crate::store::{ListQuery, Obj, Outcome, Snapshot, SnapshotError, WatchFrom};
 use crate::watch::{stream, WatchParams};
 use crate::wire::{list_head, put_typed, type_prefix, typed_object};
 
@@ -94,6 +96,15 @@ impl Query {
             .filter(|v| !v.is_empty())
     }
 
+    /// Every non-empty value of a repeatable parameter, in order.
+    fn all(&self, name: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(k, v)| k == name && !v.is_empty())
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
     fn bool(&self, name: &str) -> Result<Option<bool>, StatusError> {
         self.get(name)
             .map(|v| match v {
@@ -163,6 +174,16 @@ fn authenticate(state: &State, req: &Request<Incoming>) -> Result<Option<Rights>
 async fn route(state: &Arc<State>, req: Request<Incoming>) -> Result<Response<Body>, StatusError> {
     let path = req.uri().path().to_owned();
     let query = Query::parse(req.uri().query());
+    state.recorder.record(RecordedRequest {
+        method: req.method().as_str().to_owned(),
+        path: path.clone(),
+        query: query.0.clone(),
+        content_type: req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_owned),
+    });
     let rights = authenticate(state, &req)?;
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let host = req
@@ -219,22 +240,34 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
         .iter()
         .filter(|s| s.group == group && s.version == version)
         .flat_map(|s| {
-            [
-                json!({
-                    "name": s.plural,
-                    "singularName": s.singular(),
-                    "namespaced": s.namespaced,
-                    "kind": s.kind,
-                    "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-                }),
-                json!({
+            let mut entries = vec![json!({
+                "name": s.plural,
+                "singularName": s.singular(),
+                "namespaced": s.namespaced,
+                "kind": s.kind,
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+            })];
+            if s.status_subresource {
+                entries.push(json!({
                     "name": format!("{}/status", s.plural),
                     "singularName": "",
                     "namespaced": s.namespaced,
                     "kind": s.kind,
                     "verbs": ["get", "patch", "update"],
-                }),
-            ]
+                }));
+            }
+            if s.scale.is_some() {
+                entries.push(json!({
+                    "name": format!("{}/scale", s.plural),
+                    "singularName": "",
+                    "namespaced": s.namespaced,
+                    "group": "autoscaling",
+                    "version": "v1",
+                    "kind": "Scale",
+                    "verbs": ["get", "patch", "update"],
+                }));
+            }
+            entries
         })
         .collect();
     if resources.is_empty() {
@@ -285,8 +318,8 @@ struct Target {
     namespace: Option<String>,
     plural: String,
     name: Option<String>,
-    /// The `status` subresource.
-    status: bool,
+    /// A subresource: `status` or `scale`.
+    sub: Option<String>,
 }
 
 fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
@@ -296,27 +329,172 @@ fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
         }
         _ => (None, rest),
     };
+    let target = |plural: &String, name: Option<&String>, sub: Option<&String>| Target {
+        namespace: namespace.clone(),
+        plural: plural.clone(),
+        name: name.cloned(),
+        sub: sub.cloned(),
+    };
     match tail {
-        [plural] => Ok(Target {
-            namespace,
-            plural: plural.clone(),
-            name: None,
-            status: false,
-        }),
-        [plural, name] => Ok(Target {
-            namespace,
-            plural: plural.clone(),
-            name: Some(name.clone()),
-            status: false,
-        }),
-        [plural, name, sub] if sub == "status" => Ok(Target {
-            namespace,
-            plural: plural.clone(),
-            name: Some(name.clone()),
-            status: true,
-        }),
+        [plural] => Ok(target(plural, None, None)),
+        [plural, name] => Ok(target(plural, Some(name), None)),
+        [plural, name, sub] if sub == "status" || sub == "scale" => {
+            Ok(target(plural, Some(name), Some(sub)))
+        }
         _ => Err(StatusError::unknown_resource()),
     }
+}
+
+/// The `dryRun` and `fieldManager` (and for patches `force`) of a write, validated as
+/// kube-apiserver validates `CreateOptions`/`UpdateOptions`/`PatchOptions`.
+fn write_options(query: &Query, options_kind: &str) -> Result<WriteOptions, StatusError> {
+    let mut causes: Vec<(&str, String)> = Vec::new();
+    if options_kind == "PatchOptions" && query.get("force").is_some() {
+        causes.push((
+            "force",
+            "Forbidden: may not be specified for non-apply patch".into(),
+        ));
+    }
+    if let Some(manager) = query.get("fieldManager") {
+        if manager.len() > 128 {
+            causes.push((
+                "fieldManager",
+                "Too long: may not be more than 128 bytes".into(),
+            ));
+        }
+        for (i, c) in manager.char_indices().filter(|(_, c)| c.is_control()) {
+            causes.push((
+                "fieldManager",
+                format!(
+                    "Invalid value: {manager:?}: invalid character U+{:04X} (at position {i})",
+                    u32::from(c)
+                ),
+            ));
+        }
+    }
+    let dry_run = query.all("dryRun");
+    if let Some(cause) = dry_run_cause(&dry_run) {
+        causes.push(cause);
+    }
+    if let Some(v) = query
+        .get("fieldValidation")
+        .filter(|v| !["Ignore", "Strict", "Warn"].contains(v))
+    {
+        causes.push((
+            "fieldValidation",
+            format!("Unsupported value: {v:?}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\""),
+        ));
+    }
+    if !causes.is_empty() {
+        return Err(StatusError::invalid_options(options_kind, &causes));
+    }
+    Ok(WriteOptions {
+        dry_run: !dry_run.is_empty(),
+    })
+}
+
+/// The field error for `dryRun` values other than `All`.
+fn dry_run_cause(values: &[&str]) -> Option<(&'static str, String)> {
+    values.iter().any(|v| *v != "All").then(|| {
+        let list = values
+            .iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        (
+            "dryRun",
+            format!("Unsupported value: []string{{{list}}}: supported values: \"All\""),
+        )
+    })
+}
+
+/// `DeleteOptions` from the body, or (without one) from the query, validated as
+/// kube-apiserver does. Returns the options and whether `orphanDependents` is `false`.
+async fn delete_options(
+    req: Request<Incoming>,
+    query: &Query,
+) -> Result<(DeleteOptions, bool), StatusError> {
+    let body = read_body(req).await?;
+    let mut dry_run: Vec<String> = Vec::new();
+    let mut propagation: Option<String> = None;
+    let mut orphan: Option<bool> = None;
+    let mut opts = DeleteOptions::default();
+    if body.iter().any(|b| !b.is_ascii_whitespace()) {
+        let v: Value = serde_json::from_slice(&body).map_err(|e| {
+            StatusError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
+        })?;
+        let bad = |field: &str| {
+            StatusError::bad_request(format!(
+                "json: cannot unmarshal {} into Go struct field DeleteOptions.{field}",
+                v[field]
+            ))
+        };
+        if let Some(list) = v.get("dryRun").filter(|d| !d.is_null()) {
+            dry_run = list
+                .as_array()
+                .and_then(|l| l.iter().map(|x| x.as_str().map(str::to_owned)).collect())
+                .ok_or_else(|| bad("dryRun"))?;
+        }
+        if let Some(p) = v.get("propagationPolicy").filter(|d| !d.is_null()) {
+            propagation = Some(
+                p.as_str()
+                    .ok_or_else(|| bad("propagationPolicy"))?
+                    .to_owned(),
+            );
+        }
+        if let Some(o) = v.get("orphanDependents").filter(|d| !d.is_null()) {
+            orphan = Some(o.as_bool().ok_or_else(|| bad("orphanDependents"))?);
+        }
+        if let Some(g) = v.get("gracePeriodSeconds").filter(|d| !d.is_null()) {
+            g.as_i64().ok_or_else(|| bad("gracePeriodSeconds"))?;
+        }
+        if let Some(pre) = v.get("preconditions").filter(|d| !d.is_null()) {
+            let text = |field: &str| -> Result<Option<String>, StatusError> {
+                pre.get(field)
+                    .filter(|x| !x.is_null())
+                    .map(|x| {
+                        x.as_str()
+                            .map(str::to_owned)
+                            .ok_or_else(|| bad("preconditions"))
+                    })
+                    .transpose()
+            };
+            opts.uid = text("uid")?;
+            opts.resource_version = text("resourceVersion")?;
+        }
+    } else {
+        dry_run = query.all("dryRun").into_iter().map(str::to_owned).collect();
+        propagation = query.get("propagationPolicy").map(str::to_owned);
+        orphan = query.bool("orphanDependents")?;
+        query.int("gracePeriodSeconds")?;
+    }
+    let mut causes: Vec<(&str, String)> = Vec::new();
+    if let (Some(p), Some(_)) = (&propagation, orphan) {
+        causes.push((
+            "propagationPolicy",
+            format!(
+                "Invalid value: {p:?}: orphanDependents and deletionPropagation cannot be both set"
+            ),
+        ));
+    }
+    if let Some(p) = propagation
+        .as_deref()
+        .filter(|p| !["Foreground", "Background", "Orphan"].contains(p))
+    {
+        causes.push((
+            "propagationPolicy",
+            format!("Unsupported value: {p:?}: supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""),
+        ));
+    }
+    let dry_refs: Vec<&str> = dry_run.iter().map(String::as_str).collect();
+    if let Some(cause) = dry_run_cause(&dry_refs) {
+        causes.push(cause);
+    }
+    if !causes.is_empty() {
+        return Err(StatusError::invalid_options("DeleteOptions", &causes));
+    }
+    opts.dry_run = !dry_run.is_empty();
+    Ok((opts, orphan == Some(false)))
 }
 
 async fn resource_request(
@@ -338,14 +516,25 @@ async fn resource_request(
     if target.name.is_some() && target.namespace.is_none() && r.spec.namespaced {
         return Err(StatusError::unknown_resource());
     }
+    let sub = target.sub.as_deref();
+    let served = match sub {
+        None => true,
+        Some("status") => r.spec.status_subresource,
+        Some(_) => r.spec.scale.is_some(),
+    };
+    if !served {
+        return Err(StatusError::unknown_resource());
+    }
+    let collection_path = target.namespace.is_some() || !r.spec.namespaced;
     let verb = match (req.method(), target.name.is_some()) {
         (&Method::GET, true) => "get",
         (&Method::GET, false) if query.bool("watch")? == Some(true) => "watch",
         (&Method::GET, false) => "list",
-        (&Method::POST, false) if target.namespace.is_some() || !r.spec.namespaced => "create",
+        (&Method::POST, false) if collection_path => "create",
         (&Method::PUT, true) => "update",
         (&Method::PATCH, true) => "patch",
-        (&Method::DELETE, true) if !target.status => "delete",
+        (&Method::DELETE, true) if sub.is_none() => "delete",
+        (&Method::DELETE, false) if collection_path => "deletecollection",
         _ => return Err(StatusError::method_not_allowed()),
     };
     let resource = r.spec.group_resource();
@@ -386,54 +575,132 @@ async fn resource_request(
         partial_metadata::OBJECT
     };
     let partial = state.config.partial_metadata && partial_metadata::requested(accept, wanted);
-    let resp = match verb {
-        "list" => list(state, &r, target.namespace.clone(), query, partial)?,
-        "watch" => watch(state, &r, target.namespace.clone(), query, switch, partial)?,
-        "get" => object_response(StatusCode::OK, &r.spec, &state.get(&r, ns, name)?),
-        "create" => {
-            let body = read_json(req).await?;
-            object_response(StatusCode::CREATED, &r.spec, &state.create(&r, ns, body)?)
-        }
-        "update" => {
+    let spec = &r.spec;
+    let main_or_status = if sub == Some("status") {
+        Sub::Status
+    } else {
+        Sub::Main
+    };
+    let resp = match (verb, sub) {
+        ("list", _) => list(state, &r, target.namespace.clone(), query, partial)?,
+        ("watch", _) => watch(state, &r, target.namespace.clone(), query, switch, partial)?,
+        ("get", Some("scale")) => json_value(&state.get_scale(&r, ns, name)?),
+        ("get", _) => object_response(StatusCode::OK, spec, &state.get(&r, ns, name)?),
+        ("create", _) => {
+            let opts = write_options(query, "CreateOptions")?;
             let body = read_json(req).await?;
             object_response(
-                StatusCode::OK,
-                &r.spec,
-                &state.update(&r, ns, name, body, target.status)?,
+                StatusCode::CREATED,
+                spec,
+                &state.create(&r, ns, body, &opts)?,
             )
         }
-        "patch" => {
+        ("update", Some("scale")) => {
+            let opts = write_options(query, "UpdateOptions")?;
+            let body = read_json(req).await?;
+            json_value(&state.write_scale(&r, ns, name, &opts, &|_| Ok(body.clone()))?)
+        }
+        ("update", _) => {
+            let opts = write_options(query, "UpdateOptions")?;
+            let body = read_json(req).await?;
+            let (outcome, obj) = state.update(&r, ns, name, body, main_or_status, &opts)?;
+            let code = if outcome == Outcome::Created {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            object_response(code, spec, &obj)
+        }
+        ("patch", _) => {
             let content_type = req
                 .headers()
                 .get(CONTENT_TYPE)
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("")
                 .to_owned();
-            let media = content_type.split(';').next().unwrap_or("").trim();
-            if media != "application/merge-patch+json"
-                && media != "application/strategic-merge-patch+json"
-            {
-                return Err(StatusError::unsupported_media_type(&content_type));
+            let body = read_json(req).await?;
+            let patch = Patch::from_request(&content_type, body)?;
+            let opts = write_options(query, "PatchOptions")?;
+            if sub == Some("scale") {
+                let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
+                    patch.apply(&mut current)?;
+                    Ok(current)
+                })?;
+                json_value(&scale)
+            } else {
+                let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
+                object_response(StatusCode::OK, spec, &obj)
             }
-            let patch = read_json(req).await?;
-            object_response(
-                StatusCode::OK,
-                &r.spec,
-                &state.patch(&r, ns, name, &patch, target.status)?,
-            )
         }
-        _ => object_response(StatusCode::OK, &r.spec, &state.delete(&r, ns, name)?),
+        ("deletecollection", _) => {
+            let filter = Filter::parse(
+                &r.store,
+                target.namespace.clone(),
+                query.get("labelSelector"),
+                query.get("fieldSelector"),
+            )?;
+            let (opts, _) = delete_options(req, query).await?;
+            let (rv, items) =
+                state.delete_collection(&r, ns, &|o| filter.matches_selectors(o), &opts)?;
+            let mut buf = BytesMut::new();
+            buf.put_slice(list_head(spec, rv, None, None).as_bytes());
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    buf.put_u8(b',');
+                }
+                buf.put_slice(&item.bytes);
+            }
+            buf.put_slice(b"]}");
+            json_response(StatusCode::OK, Body::full(buf.freeze()))
+        }
+        _ => {
+            let (opts, accepted_if_pending) = delete_options(req, query).await?;
+            match state.delete(&r, ns, name, &opts)? {
+                (Outcome::Deleted, obj) if !spec.delete_returns_object => {
+                    json_value(&deleted_status(spec, &obj)?)
+                }
+                (Outcome::Deleted, obj) => object_response(StatusCode::OK, spec, &obj),
+                (_, obj) if accepted_if_pending => {
+                    object_response(StatusCode::ACCEPTED, spec, &obj)
+                }
+                (_, obj) => object_response(StatusCode::OK, spec, &obj),
+            }
+        }
     };
     Ok(resp)
 }
 
-async fn read_json(req: Request<Incoming>) -> Result<Value, StatusError> {
-    let bytes = req
+/// The `Status` of `Success` a delete answers with for resources that do not return the
+/// deleted object; its details name the resource (plural), as kube-apiserver's do.
+fn deleted_status(spec: &ResourceSpec, obj: &Obj) -> Result<Value, StatusError> {
+    let value = obj.to_value()?;
+    let mut details = json!({"name": obj.name, "kind": spec.plural});
+    if !spec.group.is_empty() {
+        details["group"] = json!(spec.group);
+    }
+    if let Some(uid) = value["metadata"]["uid"].as_str() {
+        details["uid"] = json!(uid);
+    }
+    Ok(json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "details": details,
+    }))
+}
+
+async fn read_body(req: Request<Incoming>) -> Result<Bytes, StatusError> {
+    Ok(req
         .into_body()
         .collect()
         .await
         .map_err(|e| StatusError::bad_request(format!("cannot read the request body: {e}")))?
-        .to_bytes();
+        .to_bytes())
+}
+
+async fn read_json(req: Request<Incoming>) -> Result<Value, StatusError> {
+    let bytes = read_body(req).await?;
     serde_json::from_slice(&bytes).map_err(|e| {
         StatusError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
     })

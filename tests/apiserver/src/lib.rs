@@ -25,13 +25,21 @@
 //! them; `test-apiserver --self-bench N` seeds N Pods and prints the seeding, list and
 //! watch rates over loopback HTTP.
 //!
+//! # Writes
+//!
+//! Each [`ResourceSpec`] carries the write semantics of its registry strategy: the
+//! status and scale subresources, how `metadata.generation` moves, what a create stores
+//! as `status`, whether a PUT needs a resourceVersion or may create, and what a delete
+//! answers. Conflicts, preconditions, finalizers, delete-collection, JSON and merge
+//! patches, `dryRun` and option validation answer as kube-apiserver does.
+//!
 //! # Differences from kube-apiserver
 //!
-//! Deletes are immediate (no graceful deletion or finalizers); namespaces need not exist;
-//! strategic merge patches are applied as JSON merge patches; of the subresources only
-//! `status` exists, and writes to the main resource may change `status` too;
-//! `generation` is bumped on any change outside `metadata` and `status`; an invalid
-//! `resourceVersion` is a 400 BadRequest (kube-apiserver answers 500 with the same message).
+//! Strategic merge patch and server-side apply answer 415 (as a server without them);
+//! no garbage collector (`propagationPolicy` is accepted, dependents stay) and no graceful
+//! deletion (Pods go at once); `managedFields` are not tracked; namespaces need not
+//! exist; no defaulting; an invalid `resourceVersion` is a 400 BadRequest (kube-apiserver
+//! answers 500 with the same message). The README lists them all.
 #![deny(missing_docs)]
 
 mod body;
@@ -44,7 +52,10 @@ pub mod fixtures;
 mod http;
 mod meta;
 mod partial_metadata;
+mod patch;
+mod recorded;
 pub mod resource;
+mod scale;
 /// The runtime's label selectors (`informer_runtime::selector`), compiled from the same
 /// source file: depending on the runtime crate would pull in k8s-openapi, which needs a
 /// Kubernetes version feature that only final binaries may pick.
@@ -55,6 +66,7 @@ mod server;
 mod state;
 pub mod status;
 mod store;
+mod strategy;
 mod template;
 mod tls;
 mod watch;
@@ -62,6 +74,7 @@ mod wire;
 
 pub use error::Error;
 pub use faults::{FaultTarget, Faults};
-pub use resource::{builtin_resources, ResourceSpec};
+pub use recorded::RecordedRequest;
+pub use resource::{builtin_resources, Generation, ResourceSpec, ScaleSpec, StatusOnCreate};
 pub use server::{PreparedPods, RunningServer, TestApiServer, TestApiServerBuilder};
 pub use status::StatusError;

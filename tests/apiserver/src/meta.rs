@@ -1,5 +1,5 @@
-//! Fields the server owns on every object: uid, creationTimestamp, generation and
-//! generated names; plus JSON merge patch (RFC 7386).
+//! Values the server makes for objects: uids, generated names, timestamps; and
+//! accessors of `metadata`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -74,57 +74,15 @@ pub(crate) fn meta_str<'a>(obj: &'a Value, field: &str) -> Option<&'a str> {
     obj.get("metadata")?.get(field)?.as_str()
 }
 
-/// True when anything but `metadata` and `status` differs: the change bumps `generation`.
-pub(crate) fn spec_changed(old: &Value, new: &Value) -> bool {
-    let strip = |v: &Value| -> Value {
-        let mut v = v.clone();
-        if let Some(m) = v.as_object_mut() {
-            for k in ["metadata", "status", "kind", "apiVersion"] {
-                m.remove(k);
-            }
-        }
-        v
-    };
-    strip(old) != strip(new)
-}
-
-/// Applies an RFC 7386 JSON merge patch to `target`.
-pub(crate) fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(patch_map) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = Value::Object(Map::new());
-    }
-    if let Value::Object(t) = target {
-        for (k, v) in patch_map {
-            if v.is_null() {
-                t.remove(k);
-            } else {
-                merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn rfc3339_formats_known_instants() {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
-    }
-
-    #[test]
-    fn merge_patch_follows_rfc7386() {
-        let mut t = json!({"a": "b", "c": {"d": "e", "f": "g"}, "l": [1]});
-        merge_patch(&mut t, &json!({"a": "z", "c": {"f": null}, "l": [2, 3]}));
-        assert_eq!(t, json!({"a": "z", "c": {"d": "e"}, "l": [2, 3]}));
     }
 
     #[test]

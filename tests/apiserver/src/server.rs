@@ -23,8 +23,9 @@ use crate::error::Error;
 use crate::faults::Faults;
 use crate::fixtures;
 use crate::http::handle;
+use crate::patch::Patch;
 use crate::resource::{builtin_resources, ResourceSpec};
-use crate::state::{Config, Rights, State};
+use crate::state::{Config, DeleteOptions, Rights, State, Sub, WriteOptions};
 use crate::status::StatusError;
 use crate::store::{ListQuery, Snapshot};
 use crate::template::marker as template_marker;
@@ -228,7 +229,12 @@ fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error>
         .map_err(seed_err("namespaces"))?;
     for n in &names {
         state
-            .create(&ns_store, None, fixtures::namespace(n))
+            .create(
+                &ns_store,
+                None,
+                fixtures::namespace(n),
+                &WriteOptions::default(),
+            )
             .map_err(seed_err("namespaces"))?;
     }
     fixture_pods(state, 0..pods, namespaces).map_err(seed_err("pods"))
@@ -503,7 +509,9 @@ impl RunningServer {
         obj: Value,
     ) -> Result<Value, StatusError> {
         let r = self.state.resolve_name(resource)?;
-        let stored = self.state.create(&r, namespace, obj)?;
+        let stored = self
+            .state
+            .create(&r, namespace, obj, &WriteOptions::default())?;
         typed_value(&r.spec, &stored.bytes)
     }
 
@@ -522,7 +530,14 @@ impl RunningServer {
         let ns = namespace
             .or(crate::meta::meta_str(&obj, "namespace"))
             .map(str::to_owned);
-        let stored = self.state.update(&r, ns.as_deref(), &name, obj, false)?;
+        let (_, stored) = self.state.update(
+            &r,
+            ns.as_deref(),
+            &name,
+            obj,
+            Sub::Main,
+            &WriteOptions::default(),
+        )?;
         typed_value(&r.spec, &stored.bytes)
     }
 
@@ -540,7 +555,14 @@ impl RunningServer {
         let ns = namespace
             .or(crate::meta::meta_str(&obj, "namespace"))
             .map(str::to_owned);
-        let stored = self.state.update(&r, ns.as_deref(), &name, obj, true)?;
+        let (_, stored) = self.state.update(
+            &r,
+            ns.as_deref(),
+            &name,
+            obj,
+            Sub::Status,
+            &WriteOptions::default(),
+        )?;
         typed_value(&r.spec, &stored.bytes)
     }
 
@@ -552,12 +574,44 @@ impl RunningServer {
         name: &str,
         patch: Value,
     ) -> Result<Value, StatusError> {
+        self.patch_with(resource, namespace, name, &Patch::Merge(patch))
+    }
+
+    /// Applies an RFC 6902 JSON patch (an array of operations) as a PATCH with
+    /// `application/json-patch+json` would: all operations or none; 422 when one does not
+    /// apply (a failed `test`, a missing path).
+    pub fn patch_json(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        name: &str,
+        operations: Value,
+    ) -> Result<Value, StatusError> {
+        self.patch_with(resource, namespace, name, &Patch::Json(operations))
+    }
+
+    fn patch_with(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        name: &str,
+        patch: &Patch,
+    ) -> Result<Value, StatusError> {
         let r = self.state.resolve_name(resource)?;
-        let stored = self.state.patch(&r, namespace, name, &patch, false)?;
+        let (_, stored) = self.state.patch(
+            &r,
+            namespace,
+            name,
+            patch,
+            Sub::Main,
+            &WriteOptions::default(),
+        )?;
         typed_value(&r.spec, &stored.bytes)
     }
 
-    /// Deletes an object as a DELETE would; returns its last state.
+    /// Deletes an object as a DELETE without options would. Returns its last state (at
+    /// the delete's resourceVersion); while `metadata.finalizers` hold it, the object stays,
+    /// marked with `deletionTimestamp`, and that is returned.
     pub fn delete(
         &self,
         resource: &str,
@@ -565,7 +619,9 @@ impl RunningServer {
         name: &str,
     ) -> Result<Value, StatusError> {
         let r = self.state.resolve_name(resource)?;
-        let stored = self.state.delete(&r, namespace, name)?;
+        let (_, stored) = self
+            .state
+            .delete(&r, namespace, name, &DeleteOptions::default())?;
         typed_value(&r.spec, &stored.bytes)
     }
 
@@ -695,6 +751,12 @@ impl RunningServer {
     /// Every request counter, keyed by (verb, resource).
     pub fn request_counts(&self) -> BTreeMap<(String, String), u64> {
         self.state.counts()
+    }
+
+    /// The last 1 000 requests received (discovery included), oldest first: what a client
+    /// sent, including requests the server refused (e.g. a 415 patch type).
+    pub fn requests(&self) -> Vec<crate::RecordedRequest> {
+        self.state.recorder.all()
     }
 
     /// Zeroes the request counters.

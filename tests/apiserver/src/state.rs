@@ -11,10 +11,12 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::faults::FaultState;
-use crate::meta::{generated_name, meta_str, metadata_mut, new_uid, now_rfc3339, spec_changed};
+use crate::meta::{generated_name, meta_str, metadata_mut};
+use crate::patch::Patch;
 use crate::resource::ResourceSpec;
 use crate::status::StatusError;
-use crate::store::{object_key, Change, Obj, Store};
+use crate::store::{object_key, Change, Obj, Outcome, Store};
+use crate::{scale, strategy};
 
 /// What a bearer token may touch.
 #[derive(Clone)]
@@ -54,6 +56,7 @@ pub(crate) struct State {
     pub clock: AtomicU64,
     pub config: Config,
     pub faults: FaultState,
+    pub recorder: crate::recorded::Recorder,
     registry: RwLock<Registry>,
     counters: Mutex<BTreeMap<(String, String), u64>>,
 }
@@ -64,6 +67,7 @@ impl State {
             clock: AtomicU64::new(1),
             config,
             faults: FaultState::default(),
+            recorder: crate::recorded::Recorder::default(),
             registry: RwLock::new(Registry::default()),
             counters: Mutex::new(BTreeMap::new()),
         }
@@ -170,6 +174,7 @@ impl State {
         r: &Resolved,
         namespace: Option<&str>,
         mut body: Value,
+        opts: &WriteOptions,
     ) -> Result<Arc<Obj>, StatusError> {
         check_type(&r.spec, &body)?;
         let namespace = effective_namespace(&r.spec, namespace, &body)?;
@@ -194,110 +199,185 @@ impl State {
             Some(ns) => meta.insert("namespace".into(), Value::String(ns.clone())),
             None => meta.remove("namespace"),
         };
-        meta.insert("uid".into(), Value::String(new_uid()));
-        meta.insert("creationTimestamp".into(), Value::String(now_rfc3339()));
-        meta.insert("generation".into(), Value::from(1));
-        meta.remove("resourceVersion");
+        strategy::prepare_create(&r.spec, &mut body)?;
         let key = object_key(namespace.as_deref(), &name);
-        r.store.write(&self.clock, &key, |existing| match existing {
-            Some(_) => Err(StatusError::already_exists(
-                &r.spec.group,
-                &r.spec.plural,
-                &name,
-            )),
-            None => Ok(Change::Put(body)),
-        })
+        r.store
+            .write(&self.clock, &key, opts.dry_run, |existing| match existing {
+                Some(_) => Err(StatusError::already_exists(
+                    &r.spec.group,
+                    &r.spec.plural,
+                    &name,
+                )),
+                None => Ok(Change::Put(body)),
+            })
+            .map(|(_, obj)| obj)
     }
 
-    /// Replaces an object (PUT); `name` is the name in the URL. With `status_only` (the
-    /// `status` subresource) only the body's `status` is taken.
+    /// Replaces an object (PUT) or, with [`Sub::Status`], its `status`; `name` is the name
+    /// in the URL, which the body must repeat. A missing object is 404, or created for
+    /// resources that allow create on update.
     pub fn update(
         &self,
         r: &Resolved,
         namespace: Option<&str>,
         name: &str,
         mut body: Value,
-        status_only: bool,
-    ) -> Result<Arc<Obj>, StatusError> {
+        sub: Sub,
+        opts: &WriteOptions,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         check_type(&r.spec, &body)?;
-        let namespace = effective_namespace(&r.spec, namespace, &body)?;
-        let map = body
+        let namespace = request_namespace(&r.spec, namespace);
+        check_name(&body, name, namespace)?;
+        let meta = body
             .as_object_mut()
-            .ok_or_else(|| StatusError::bad_request("the body is not a JSON object"))?;
-        let meta = metadata_mut(map)
+            .and_then(metadata_mut)
             .ok_or_else(|| StatusError::bad_request("metadata is not a JSON object"))?;
-        match meta.get("name").and_then(Value::as_str) {
-            Some(n) if !n.is_empty() && n != name => {
-                return Err(StatusError::bad_request(format!(
-                    "the name of the object ({n}) does not match the name on the URL ({name})"
-                )))
-            }
-            _ => {
-                meta.insert("name".into(), Value::String(name.to_owned()));
-            }
-        }
-        match &namespace {
-            Some(ns) => meta.insert("namespace".into(), Value::String(ns.clone())),
+        match namespace {
+            Some(ns) => meta.insert("namespace".into(), Value::String(ns.to_owned())),
             None => meta.remove("namespace"),
         };
-        let key = object_key(namespace.as_deref(), name);
-        r.store.write(&self.clock, &key, |existing| {
-            let old = existing
-                .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
-            replace(r, old, body, name, status_only)
-        })
+        let key = object_key(namespace, name);
+        r.store
+            .write(&self.clock, &key, opts.dry_run, |existing| match existing {
+                Some(old) => replace(r, old, body, name, sub),
+                None if sub == Sub::Main && r.spec.create_on_update => {
+                    validate_name(&r.spec, name)?;
+                    strategy::prepare_create(&r.spec, &mut body)?;
+                    Ok(Change::Put(body))
+                }
+                None => Err(StatusError::not_found(&r.spec.group, &r.spec.plural, name)),
+            })
     }
 
-    /// Applies a JSON merge patch (PATCH); with `status_only` only the patched `status` is kept.
+    /// Patches an object (PATCH) or, with [`Sub::Status`], its `status`: the patch applies
+    /// to the stored object, and the result is written as an update would be.
     pub fn patch(
         &self,
         r: &Resolved,
         namespace: Option<&str>,
         name: &str,
-        patch: &Value,
-        status_only: bool,
-    ) -> Result<Arc<Obj>, StatusError> {
-        if !patch.is_object() {
-            return Err(StatusError::bad_request("the patch is not a JSON object"));
-        }
-        let namespace = if r.spec.namespaced {
-            Some(namespace.unwrap_or("default"))
-        } else {
-            None
-        };
+        patch: &Patch,
+        sub: Sub,
+        opts: &WriteOptions,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        let namespace = request_namespace(&r.spec, namespace);
         let key = object_key(namespace, name);
-        r.store.write(&self.clock, &key, |existing| {
+        r.store.write(&self.clock, &key, opts.dry_run, |existing| {
             let old = existing
                 .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
             let mut value = old.to_value()?;
-            crate::meta::merge_patch(&mut value, patch);
-            if meta_str(&value, "name") != Some(name) || meta_str(&value, "namespace") != namespace
-            {
-                return Err(StatusError::bad_request(
-                    "metadata.name and metadata.namespace cannot be changed by a patch",
-                ));
-            }
-            replace(r, old, value, name, status_only)
+            patch.apply(&mut value)?;
+            check_name(&value, name, namespace)?;
+            replace(r, old, value, name, sub)
         })
     }
 
-    /// Deletes an object, returning its last state at the delete's resourceVersion.
+    /// The object's `autoscaling/v1` `Scale` (GET on the `scale` subresource).
+    pub fn get_scale(
+        &self,
+        r: &Resolved,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Value, StatusError> {
+        let scale = r
+            .spec
+            .scale
+            .as_ref()
+            .ok_or_else(StatusError::unknown_resource)?;
+        scale::of(scale, &*self.get(r, namespace, name)?)
+    }
+
+    /// Writes the `scale` subresource: `make` turns the current `Scale` into the wanted one
+    /// (a PUT's body, or the current one patched); its `spec.replicas` goes to the object.
+    pub fn write_scale(
+        &self,
+        r: &Resolved,
+        namespace: Option<&str>,
+        name: &str,
+        opts: &WriteOptions,
+        make: &dyn Fn(Value) -> Result<Value, StatusError>,
+    ) -> Result<Value, StatusError> {
+        let scale = r
+            .spec
+            .scale
+            .as_ref()
+            .ok_or_else(StatusError::unknown_resource)?;
+        let namespace = request_namespace(&r.spec, namespace);
+        let key = object_key(namespace, name);
+        let (_, obj) = r.store.write(&self.clock, &key, opts.dry_run, |existing| {
+            let old = existing
+                .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
+            let wanted = make(scale::of(scale, old)?)?;
+            check_name(&wanted, name, namespace)?;
+            let replicas = scale::replicas(&wanted, name)?;
+            if let Some(rv) = meta_str(&wanted, "resourceVersion").filter(|rv| !rv.is_empty()) {
+                if rv != old.rv.to_string() {
+                    return Err(StatusError::conflict(&r.spec.group, &r.spec.plural, name));
+                }
+            }
+            let old_value = old.to_value()?;
+            let mut value = old_value.clone();
+            scale::set_replicas(scale, &mut value, replicas)?;
+            strategy::prepare_update(&r.spec, &old_value, &mut value, name)?;
+            Ok(Change::Put(value))
+        })?;
+        scale::of(scale, &obj)
+    }
+
+    /// Deletes an object (DELETE): checks the preconditions, then deletes it, or, while
+    /// finalizers remain, marks it as being deleted and keeps it.
     pub fn delete(
         &self,
         r: &Resolved,
         namespace: Option<&str>,
         name: &str,
-    ) -> Result<Arc<Obj>, StatusError> {
-        let namespace = if r.spec.namespaced {
-            Some(namespace.unwrap_or("default"))
-        } else {
-            None
-        };
+        opts: &DeleteOptions,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        let namespace = request_namespace(&r.spec, namespace);
         let key = object_key(namespace, name);
-        r.store.write(&self.clock, &key, |existing| match existing {
-            Some(_) => Ok(Change::Delete),
-            None => Err(StatusError::not_found(&r.spec.group, &r.spec.plural, name)),
+        r.store.write(&self.clock, &key, opts.dry_run, |existing| {
+            let old = existing
+                .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
+            let mut value = old.to_value()?;
+            let conflict = |why: String| {
+                StatusError::precondition_conflict(&r.spec.group, &r.spec.kind, name, &why)
+            };
+            let uid = meta_str(&value, "uid").unwrap_or_default();
+            if let Some(want) = opts.uid.as_deref().filter(|u| *u != uid) {
+                return Err(conflict(format!("the UID in the precondition ({want}) does not match the UID in record ({uid}). The object might have been deleted and then recreated")));
+            }
+            let rv = old.rv.to_string();
+            if let Some(want) = opts.resource_version.as_deref().filter(|v| *v != rv) {
+                return Err(conflict(format!("the ResourceVersion in the precondition ({want}) does not match the ResourceVersion in record ({rv}). The object might have been modified")));
+            }
+            if strategy::finalizers(&value).is_empty() {
+                Ok(Change::Delete)
+            } else {
+                strategy::mark_deleting(&mut value)?;
+                Ok(Change::Put(value))
+            }
         })
+    }
+
+    /// Deletes every object of the namespace (or all) that `keep` selects, as a
+    /// delete-collection does: each as a delete with `opts` would. Returns the objects as
+    /// they were listed, and the resourceVersion of that list.
+    pub fn delete_collection(
+        &self,
+        r: &Resolved,
+        namespace: Option<&str>,
+        keep: &dyn Fn(&Obj) -> bool,
+        opts: &DeleteOptions,
+    ) -> Result<(u64, Vec<Arc<Obj>>), StatusError> {
+        let (rv, items) = r.store.select(&self.clock, namespace, keep);
+        for obj in &items {
+            match self.delete(r, obj.namespace.as_deref(), &obj.name, opts) {
+                Ok(_) => {}
+                Err(e) if e.code == 404 => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((rv, items))
     }
 
     /// The current object.
@@ -307,66 +387,140 @@ impl State {
         namespace: Option<&str>,
         name: &str,
     ) -> Result<Arc<Obj>, StatusError> {
-        let namespace = if r.spec.namespaced {
-            Some(namespace.unwrap_or("default"))
-        } else {
-            None
-        };
+        let namespace = request_namespace(&r.spec, namespace);
         r.store
             .get(&object_key(namespace, name))
             .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))
     }
 }
 
-/// The checks and server-owned fields of a replace: optimistic concurrency on
-/// `metadata.resourceVersion`, uid and creationTimestamp kept, generation bumped on spec
-/// changes; for the `status` subresource, everything but `status` kept.
+/// Options every write takes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WriteOptions {
+    /// `dryRun=All`: answer as the write would, store nothing.
+    pub dry_run: bool,
+}
+
+/// The parts of `DeleteOptions` this server acts on.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DeleteOptions {
+    pub dry_run: bool,
+    /// `preconditions.uid`.
+    pub uid: Option<String>,
+    /// `preconditions.resourceVersion`.
+    pub resource_version: Option<String>,
+}
+
+/// The part of an object a write goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sub {
+    /// The object itself.
+    Main,
+    /// The `status` subresource.
+    Status,
+}
+
+/// The namespace of a request for an object: the URL's (`default` when absent) for
+/// namespaced resources, none for cluster-scoped ones.
+fn request_namespace<'a>(spec: &ResourceSpec, namespace: Option<&'a str>) -> Option<&'a str> {
+    spec.namespaced.then(|| namespace.unwrap_or("default"))
+}
+
+/// kube-apiserver's `checkName`: the body must name the object of the URL and may repeat,
+/// but not contradict, its namespace.
+fn check_name(body: &Value, name: &str, namespace: Option<&str>) -> Result<(), StatusError> {
+    let in_body = meta_str(body, "name").unwrap_or_default();
+    if in_body != name {
+        return Err(StatusError::bad_request(format!(
+            "the name of the object ({in_body}) does not match the name on the URL ({name})"
+        )));
+    }
+    if let (Some(ns), Some(body_ns)) = (
+        namespace,
+        meta_str(body, "namespace").filter(|s| !s.is_empty()),
+    ) {
+        if ns != body_ns {
+            return Err(StatusError::bad_request(format!(
+                "the namespace of the object ({body_ns}) does not match the namespace on the URL ({ns})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The checks of an update and what it stores: the uid precondition, optimistic
+/// concurrency on `metadata.resourceVersion` (or the 422 of resources that need one), the
+/// strategy's server-owned fields; for the `status` subresource only `status` changes.
+/// Removing the last finalizer of an object being deleted deletes it.
 fn replace(
     r: &Resolved,
     old: &Arc<Obj>,
-    mut new: Value,
+    new: Value,
     name: &str,
-    status_only: bool,
+    sub: Sub,
 ) -> Result<Change, StatusError> {
-    if let Some(rv) = meta_str(&new, "resourceVersion").filter(|rv| !rv.is_empty()) {
-        if rv != old.rv.to_string() {
-            return Err(StatusError::conflict(&r.spec.group, &r.spec.plural, name));
-        }
-    }
     let old_value = old.to_value()?;
-    if status_only {
-        let mut merged = old_value.clone();
-        if let Some(map) = merged.as_object_mut() {
-            match new.get("status") {
-                Some(status) => map.insert("status".into(), status.clone()),
-                None => map.remove("status"),
-            };
+    let spec = &r.spec;
+    let old_uid = meta_str(&old_value, "uid").unwrap_or_default();
+    if let Some(uid) = meta_str(&new, "uid").filter(|u| !u.is_empty() && *u != old_uid) {
+        return Err(StatusError::conflict_because(
+            &spec.group,
+            &spec.plural,
+            name,
+            &format!(
+                "StorageError: invalid object, Code: 4, Key: {}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {old_uid}",
+                storage_key(spec, old.namespace.as_deref(), name)
+            ),
+        ));
+    }
+    match meta_str(&new, "resourceVersion").filter(|rv| !rv.is_empty()) {
+        Some(rv) if rv != old.rv.to_string() => {
+            return Err(StatusError::conflict(&spec.group, &spec.plural, name));
         }
-        new = merged;
+        Some(_) => {}
+        None if spec.unconditional_update => {}
+        None => {
+            return Err(StatusError::invalid(
+                &spec.kind,
+                &spec.group,
+                name,
+                &[(
+                    "metadata.resourceVersion",
+                    "Invalid value: 0x0: must be specified for an update".to_owned(),
+                )],
+            ));
+        }
     }
-    let old_generation = old_value
-        .get("metadata")
-        .and_then(|m| m.get("generation"))
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
-    let generation = if spec_changed(&old_value, &new) {
-        old_generation + 1
-    } else {
-        old_generation
+    let new = match sub {
+        Sub::Status => strategy::status_update(&old_value, &new),
+        Sub::Main => {
+            let mut new = new;
+            strategy::prepare_update(spec, &old_value, &mut new, name)?;
+            new
+        }
     };
-    let map = new
-        .as_object_mut()
-        .ok_or_else(|| StatusError::bad_request("the body is not a JSON object"))?;
-    let meta = metadata_mut(map)
-        .ok_or_else(|| StatusError::bad_request("metadata is not a JSON object"))?;
-    for field in ["uid", "creationTimestamp"] {
-        match old_value.get("metadata").and_then(|m| m.get(field)) {
-            Some(v) => meta.insert(field.into(), v.clone()),
-            None => meta.remove(field),
-        };
+    if strategy::being_deleted(&old_value)
+        && !strategy::finalizers(&old_value).is_empty()
+        && strategy::finalizers(&new).is_empty()
+    {
+        return Ok(Change::DeleteAnswering(new));
     }
-    meta.insert("generation".into(), Value::from(generation));
     Ok(Change::Put(new))
+}
+
+/// The etcd key kube-apiserver names in storage errors.
+fn storage_key(spec: &ResourceSpec, namespace: Option<&str>, name: &str) -> String {
+    let builtin_group =
+        spec.group.is_empty() || !spec.group.contains('.') || spec.group.ends_with(".k8s.io");
+    let prefix = if builtin_group {
+        format!("/registry/{}", spec.plural)
+    } else {
+        format!("/registry/{}/{}", spec.group, spec.plural)
+    };
+    match namespace {
+        Some(ns) => format!("{prefix}/{ns}/{name}"),
+        None => format!("{prefix}/{name}"),
+    }
 }
 
 /// Rejects a body whose `apiVersion`/`kind` name another type.

@@ -66,15 +66,36 @@ impl StatusError {
 
     /// 409 Conflict on a stale `metadata.resourceVersion`.
     pub fn conflict(group: &str, plural: &str, name: &str) -> Self {
+        Self::conflict_because(
+            group,
+            plural,
+            name,
+            "the object has been modified; please apply your changes to the latest version and try again",
+        )
+    }
+
+    /// 409 Conflict `Operation cannot be fulfilled on {resource} "{name}": {why}`, with
+    /// details naming the resource (plural) as the storage layer's conflicts do.
+    pub fn conflict_because(group: &str, plural: &str, name: &str, why: &str) -> Self {
         let gr = crate::resource::group_resource(group, plural);
         Self::new(
             409,
             "Conflict",
-            format!(
-                "Operation cannot be fulfilled on {gr} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
-            ),
+            format!("Operation cannot be fulfilled on {gr} \"{name}\": {why}"),
         )
         .with_details(details(name, group, plural))
+    }
+
+    /// 409 Conflict for a failed delete precondition: kube-apiserver's `BeforeDelete`
+    /// names the kind (not the resource) in the message and the details.
+    pub fn precondition_conflict(group: &str, kind: &str, name: &str, why: &str) -> Self {
+        let gk = crate::resource::group_resource(group, kind);
+        Self::new(
+            409,
+            "Conflict",
+            format!("Operation cannot be fulfilled on {gk} \"{name}\": {why}"),
+        )
+        .with_details(details(name, group, kind))
     }
 
     /// 400 BadRequest.
@@ -82,7 +103,10 @@ impl StatusError {
         Self::new(400, "BadRequest", message)
     }
 
-    /// 422 Invalid for `kind "name"`, listing the field errors.
+    /// 422 Invalid for `kind "name"`, listing the field errors as `(field, message)`
+    /// where the message starts with the error type (`Invalid value: ...`,
+    /// `Required value: ...`, `Unsupported value: ...`, ...), as kube-apiserver's
+    /// field errors print; each cause's reason follows from that type.
     pub fn invalid(kind: &str, group: &str, name: &str, causes: &[(&str, String)]) -> Self {
         let list = causes
             .iter()
@@ -93,21 +117,43 @@ impl StatusError {
         } else {
             format!("[{}]", list.join(", "))
         };
-        let gk = if group.is_empty() {
-            kind.to_owned()
-        } else {
-            format!("{kind}.{group}")
-        };
+        let gk = crate::resource::group_resource(group, kind);
         let causes: Vec<Value> = causes
             .iter()
-            .map(|(field, msg)| json!({"reason": "FieldValueInvalid", "message": msg, "field": field}))
+            .map(
+                |(field, msg)| json!({"reason": cause_reason(msg), "message": msg, "field": field}),
+            )
             .collect();
+        let mut d = json!({"kind": kind, "causes": causes});
+        if !name.is_empty() {
+            d["name"] = json!(name);
+        }
+        if !group.is_empty() {
+            d["group"] = json!(group);
+        }
         Self::new(
             422,
             "Invalid",
             format!("{gk} \"{name}\" is invalid: {message}"),
         )
-        .with_details(json!({"name": name, "group": group, "kind": kind, "causes": causes}))
+        .with_details(d)
+    }
+
+    /// 422 Invalid for request options (`CreateOptions`, `UpdateOptions`, `PatchOptions`,
+    /// `DeleteOptions`) kube-apiserver's option validation rejects.
+    pub fn invalid_options(kind: &str, causes: &[(&str, String)]) -> Self {
+        Self::invalid(kind, "meta.k8s.io", "", causes)
+    }
+
+    /// 422 for a JSON patch that cannot be applied (a failed `test`, a missing path):
+    /// kube-apiserver answers with a generic Status whose message says nothing more.
+    pub fn patch_not_applicable() -> Self {
+        Self::new(
+            422,
+            "Invalid",
+            "the server rejected our request due to an error in our request",
+        )
+        .with_details(json!({}))
     }
 
     /// 410 Expired, e.g. `too old resource version: X (Y)`.
@@ -160,12 +206,15 @@ impl StatusError {
         .with_details(json!({}))
     }
 
-    /// 415 for a PATCH type the server does not accept.
-    pub fn unsupported_media_type(content_type: &str) -> Self {
+    /// 415 for a PATCH type the resource does not accept, listing the ones it does.
+    pub fn unsupported_media_type(accepted: &[&str]) -> Self {
         Self::new(
             415,
             "UnsupportedMediaType",
-            format!("the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json (got {content_type:?})"),
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                accepted.join(", ")
+            ),
         )
     }
 
@@ -229,6 +278,23 @@ impl StatusError {
     pub fn to_bytes(&self) -> Bytes {
         Bytes::from(self.to_value().to_string())
     }
+}
+
+/// A field error's cause reason, from the error type its message starts with.
+fn cause_reason(message: &str) -> &'static str {
+    const TYPES: [(&str, &str); 7] = [
+        ("Required value", "FieldValueRequired"),
+        ("Unsupported value", "FieldValueNotSupported"),
+        ("Too long", "FieldValueTooLong"),
+        ("Forbidden", "FieldValueForbidden"),
+        ("Duplicate value", "FieldValueDuplicate"),
+        ("Not found", "FieldValueNotFound"),
+        ("Too many", "FieldValueTooMany"),
+    ];
+    TYPES
+        .iter()
+        .find(|(prefix, _)| message.starts_with(prefix))
+        .map_or("FieldValueInvalid", |(_, reason)| reason)
 }
 
 fn details(name: &str, group: &str, plural: &str) -> Value {

@@ -41,15 +41,16 @@ impl Obj {
         rv: u64,
         fields_spec: &[(&'static str, &'static [&'static str])],
     ) -> Result<Self, StatusError> {
-        Self::build_stamped(value, rv, rv.to_string(), fields_spec)
+        Self::build_stamped(value, rv, Some(rv.to_string()), fields_spec)
     }
 
     /// [`Obj::build`] with the text stamped into `metadata.resourceVersion` given (a
-    /// template marker, for [`ObjTemplate`]).
+    /// template marker, for [`ObjTemplate`]), or no resourceVersion at all (what a dry-run
+    /// create answers).
     pub fn build_stamped(
         mut value: Value,
         rv: u64,
-        rv_text: String,
+        rv_text: Option<String>,
         fields_spec: &[(&'static str, &'static [&'static str])],
     ) -> Result<Self, StatusError> {
         let map = value
@@ -62,7 +63,10 @@ impl Obj {
             .or_insert_with(|| Value::Object(Default::default()))
             .as_object_mut()
             .ok_or_else(|| StatusError::bad_request("metadata is not a JSON object"))?;
-        meta.insert("resourceVersion".into(), Value::String(rv_text));
+        match rv_text {
+            Some(text) => meta.insert("resourceVersion".into(), Value::String(text)),
+            None => meta.remove("resourceVersion"),
+        };
         let name = meta
             .get("name")
             .and_then(Value::as_str)
@@ -188,10 +192,25 @@ struct Watcher {
 
 /// What a write does to the object under its key.
 pub(crate) enum Change {
-    /// Store this value (create or replace).
+    /// Store this value (create or replace); a value equal to the stored one changes
+    /// nothing (no new resourceVersion, no event), as etcd's guaranteed update does.
     Put(Value),
     /// Delete the existing object.
     Delete,
+    /// Delete the existing object, answering with this value stamped with the delete's
+    /// resourceVersion (an update that removed the last finalizer answers with the
+    /// object it asked for, while watchers see the stored one go).
+    DeleteAnswering(Value),
+}
+
+/// What a write did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Created,
+    Updated,
+    /// A put equal to the stored object: nothing written.
+    Unchanged,
+    Deleted,
 }
 
 /// Which state a list reads.
@@ -305,33 +324,63 @@ impl Store {
     }
 
     /// Applies `decide`'s change to `key` at a fresh resourceVersion, records the event and
-    /// sends it to every watch. Returns the stored object (for a delete, the deleted one).
-    pub fn write<F>(&self, clock: &AtomicU64, key: &str, decide: F) -> Result<Arc<Obj>, StatusError>
+    /// sends it to every watch. Returns what happened and the object to answer with (for
+    /// a delete, the deleted one at the delete's resourceVersion). With `dry_run` nothing
+    /// is stored, no resourceVersion is taken and no event sent: the answer is the would-be
+    /// object at the current resourceVersion (none for a create).
+    pub fn write<F>(
+        &self,
+        clock: &AtomicU64,
+        key: &str,
+        dry_run: bool,
+        decide: F,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError>
     where
         F: FnOnce(Option<&Arc<Obj>>) -> Result<Change, StatusError>,
     {
         let mut inner = self.lock();
         let existing = inner.objects.get(key).cloned();
         let change = decide(existing.as_ref())?;
+        if let (Change::Put(value), Some(old)) = (&change, existing.as_ref()) {
+            let mut stamped = value.clone();
+            if let Some(meta) = stamped.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("resourceVersion".into(), Value::String(old.rv.to_string()));
+            }
+            if let Some(map) = stamped.as_object_mut() {
+                map.remove("kind");
+                map.remove("apiVersion");
+            }
+            if stamped == old.to_value()? {
+                return Ok((Outcome::Unchanged, old.clone()));
+            }
+        }
+        if dry_run {
+            return self.dry_run(existing.as_ref(), key, change);
+        }
         let rv = clock.fetch_add(1, Ordering::SeqCst) + 1;
-        let (kind, obj) = match change {
+        let (kind, outcome, obj, answer) = match change {
             Change::Put(value) => {
                 let obj = Arc::new(Obj::build(value, rv, self.fields_spec)?);
                 inner.objects.insert(obj.key.clone(), obj.clone());
-                let kind = if existing.is_some() {
-                    EventType::Modified
+                if existing.is_some() {
+                    (EventType::Modified, Outcome::Updated, obj, None)
                 } else {
-                    EventType::Added
-                };
-                (kind, obj)
+                    (EventType::Added, Outcome::Created, obj, None)
+                }
             }
-            Change::Delete => {
+            Change::Delete | Change::DeleteAnswering(_) => {
                 let Some(old) = existing.as_ref() else {
                     return Err(StatusError::not_found(&self.group, &self.plural, key));
                 };
                 let obj = Arc::new(Obj::build(old.to_value()?, rv, self.fields_spec)?);
+                let answer = match change {
+                    Change::DeleteAnswering(v) => {
+                        Some(Arc::new(Obj::build(v, rv, self.fields_spec)?))
+                    }
+                    _ => None,
+                };
                 inner.objects.remove(key);
-                (EventType::Deleted, obj)
+                (EventType::Deleted, Outcome::Deleted, obj, answer)
             }
         };
         let event = Arc::new(Event {
@@ -341,7 +390,52 @@ impl Store {
             prev: existing,
         });
         inner.record(event);
-        Ok(obj)
+        Ok((outcome, answer.unwrap_or(obj)))
+    }
+
+    /// The answer of a dry-run write: what [`Store::write`] would store, stored nowhere.
+    fn dry_run(
+        &self,
+        existing: Option<&Arc<Obj>>,
+        key: &str,
+        change: Change,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        let fields = self.fields_spec;
+        let obj = match (&change, existing) {
+            (Change::Put(value), Some(old)) => Obj::build(value.clone(), old.rv, fields)?,
+            (Change::Put(value), None) => Obj::build_stamped(value.clone(), 0, None, fields)?,
+            (Change::Delete, Some(old)) => Obj::build(old.to_value()?, old.rv, fields)?,
+            (Change::DeleteAnswering(value), Some(old)) => {
+                Obj::build(value.clone(), old.rv, fields)?
+            }
+            (_, None) => return Err(StatusError::not_found(&self.group, &self.plural, key)),
+        };
+        let outcome = match (change, existing) {
+            (Change::Put(_), Some(_)) => Outcome::Updated,
+            (Change::Put(_), None) => Outcome::Created,
+            _ => Outcome::Deleted,
+        };
+        Ok((outcome, Arc::new(obj)))
+    }
+
+    /// The current objects for which `keep` holds, in key order, with the resourceVersion
+    /// they were read at (for a delete-collection).
+    pub fn select(
+        &self,
+        clock: &AtomicU64,
+        namespace: Option<&str>,
+        keep: &dyn Fn(&Obj) -> bool,
+    ) -> (u64, Vec<Arc<Obj>>) {
+        let inner = self.lock();
+        let rv = clock.load(Ordering::SeqCst);
+        let items = inner
+            .objects
+            .values()
+            .filter(|o| namespace.is_none_or(|ns| o.namespace.as_deref() == Some(ns)))
+            .filter(|o| keep(o))
+            .cloned()
+            .collect();
+        (rv, items)
     }
 
     /// Creates `n` objects from `template` at once (seeding): one lock, consecutive
@@ -418,7 +512,7 @@ impl Store {
         Ok(ObjTemplate::compile(&Obj::build_stamped(
             template,
             0,
-            crate::template::marker(rv_var),
+            Some(crate::template::marker(rv_var)),
             self.fields_spec,
         )?))
     }

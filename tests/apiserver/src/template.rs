@@ -168,7 +168,7 @@ mod tests {
         };
         let template = stamp(pod_template(), &marker(POD_VARS));
         let compiled = ObjTemplate::compile(
-            &Obj::build_stamped(template, 0, marker(POD_VARS + 1), fields).unwrap(),
+            &Obj::build_stamped(template, 0, Some(marker(POD_VARS + 1)), fields).unwrap(),
         );
         for i in [0, 1, 7, 12_345, 99_999] {
             let (ns, name) = (format!("ns-{}", i % 3), format!("pod-{i}"));
@@ -176,9 +176,13 @@ mod tests {
             vars.push("uid-x".into());
             vars.push("42".into());
             let fast = compiled.instantiate(&vars, 42);
-            let slow =
-                Obj::build_stamped(stamp(pod(&ns, &name, i), "uid-x"), 42, "42".into(), fields)
-                    .unwrap();
+            let slow = Obj::build_stamped(
+                stamp(pod(&ns, &name, i), "uid-x"),
+                42,
+                Some("42".into()),
+                fields,
+            )
+            .unwrap();
             let parse = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap();
             assert_eq!(parse(&fast.bytes), parse(&slow.bytes), "pod {i}");
             assert_eq!(

@@ -5,6 +5,7 @@ mod binary;
 mod discovery;
 mod faults;
 mod list;
+mod semantics;
 mod support;
 mod watch;
 mod writes;
