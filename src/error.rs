@@ -450,12 +450,8 @@ mod tests {
     #[test]
     fn config_errors_keep_kind_origin_and_source() {
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
-        let e = Error::config_with_source(
-            ConfigErrorKind::Read,
-            "kubeconfig /x",
-            "cannot read",
-            io,
-        );
+        let e =
+            Error::config_with_source(ConfigErrorKind::Read, "kubeconfig /x", "cannot read", io);
         assert_eq!(e.config_kind(), Some(ConfigErrorKind::Read));
         assert_eq!(e.to_string(), "kubeconfig /x: cannot read: gone");
         assert!(std::error::Error::source(&e).is_some());

@@ -23,14 +23,13 @@ trait ErasedInformer: Send + Sync {
 struct Typed<K>(SharedIndexInformer<K>);
 
 fn to_json<K: serde::Serialize>(obj: &K, key: &str) -> Result<serde_json::Value, Error> {
-    serde_json::to_value(obj)
-        .map_err(|e| {
-            Error::other(
-                crate::error::ErrorKind::Encode,
-                format!("encoding cached object {key} as JSON"),
-                e.to_string(),
-            )
-        })
+    serde_json::to_value(obj).map_err(|e| {
+        Error::other(
+            crate::error::ErrorKind::Encode,
+            format!("encoding cached object {key} as JSON"),
+            e.to_string(),
+        )
+    })
 }
 
 impl<K: Object + serde::Serialize> ErasedInformer for Typed<K> {

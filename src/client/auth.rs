@@ -164,14 +164,13 @@ impl TokenFile {
                 "is empty",
             ));
         }
-        let header = bearer(&token)
-            .map_err(|e| {
-                Error::config(
-                    ConfigErrorKind::Credentials,
-                    format!("token file {}", path.display()),
-                    e,
-                )
-            })?;
+        let header = bearer(&token).map_err(|e| {
+            Error::config(
+                ConfigErrorKind::Credentials,
+                format!("token file {}", path.display()),
+                e,
+            )
+        })?;
         tracing::debug!(path = %path.display(), "read bearer token file");
         *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = Some(CachedToken {
             header: header.clone(),

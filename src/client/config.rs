@@ -386,8 +386,12 @@ fn redact_userinfo(url: &str) -> String {
 /// A kubeconfig `proxy-url`: http or https (client-go also takes socks5, which this client
 /// does not speak).
 fn validate_proxy_url(url: &str) -> Result<String, (ConfigErrorKind, String)> {
-    let parsed = reqwest::Url::parse(url)
-        .map_err(|e| (ConfigErrorKind::Invalid, format!("invalid URL {url:?}: {e}")))?;
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        (
+            ConfigErrorKind::Invalid,
+            format!("invalid URL {url:?}: {e}"),
+        )
+    })?;
     match parsed.scheme() {
         "http" | "https" => Ok(url.to_owned()),
         "socks5" | "socks5h" => Err((
@@ -585,7 +589,11 @@ fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Erro
             Some(Identity { cert_chain, key })
         }
     };
-    if let Some(provider) = u.auth_provider.as_ref().filter(|_| u.exec.is_none() && u.token.is_none()) {
+    if let Some(provider) = u
+        .auth_provider
+        .as_ref()
+        .filter(|_| u.exec.is_none() && u.token.is_none())
+    {
         let name = provider
             .get("name")
             .and_then(|n| n.as_str())
@@ -609,7 +617,9 @@ fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Erro
             .api_version
             .clone()
             .filter(|v| !v.is_empty())
-            .ok_or_else(|| user.error(ConfigErrorKind::Missing, "user.exec.apiVersion", "missing"))?;
+            .ok_or_else(|| {
+                user.error(ConfigErrorKind::Missing, "user.exec.apiVersion", "missing")
+            })?;
         if api_version != "client.authentication.k8s.io/v1"
             && api_version != "client.authentication.k8s.io/v1beta1"
         {

@@ -255,7 +255,9 @@ impl Kubeconfig {
                 .cluster
                 .as_deref()
                 .filter(|c| !c.is_empty())
-                .ok_or_else(|| context.error(ConfigErrorKind::Missing, "context.cluster", "missing"))?,
+                .ok_or_else(|| {
+                    context.error(ConfigErrorKind::Missing, "context.cluster", "missing")
+                })?,
         };
         let cluster = find(&self.clusters, cluster_name).ok_or_else(|| {
             context.error(

@@ -230,7 +230,11 @@ impl Client {
 
     /// The collection path of `K`: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`
     /// (all namespaces when `namespace` is `None` or empty; no namespace for cluster-scoped `K`).
-    pub(crate) fn collection_path<K>(&self, namespace: Option<&str>, verb: &str) -> Result<String, Error>
+    pub(crate) fn collection_path<K>(
+        &self,
+        namespace: Option<&str>,
+        verb: &str,
+    ) -> Result<String, Error>
     where
         K: k8s_openapi::Resource,
         K::Scope: 'static,
@@ -523,14 +527,16 @@ fn impersonation_headers(imp: &Impersonate, server: &str) -> Result<HeaderMap, E
         headers.append("impersonate-group", value(group)?);
     }
     for (key, values) in &imp.extra {
-        let name = HeaderName::from_bytes(format!("impersonate-extra-{}", escape_header_key(key)).as_bytes())
-            .map_err(|_| {
-                Error::config(
-                    ConfigErrorKind::Invalid,
-                    &origin,
-                    format!("user extra key {key:?} cannot be a header name"),
-                )
-            })?;
+        let name = HeaderName::from_bytes(
+            format!("impersonate-extra-{}", escape_header_key(key)).as_bytes(),
+        )
+        .map_err(|_| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                &origin,
+                format!("user extra key {key:?} cannot be a header name"),
+            )
+        })?;
         for v in values {
             headers.append(name.clone(), value(v)?);
         }

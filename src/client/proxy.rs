@@ -27,7 +27,8 @@ pub(crate) fn configure(
     };
     let https = env(["HTTPS_PROXY", "https_proxy"]);
     // A CGI program must not trust HTTP_PROXY, which a request header can set (httpoxy).
-    let http = env(["HTTP_PROXY", "http_proxy"]).filter(|_| std::env::var_os("REQUEST_METHOD").is_none());
+    let http =
+        env(["HTTP_PROXY", "http_proxy"]).filter(|_| std::env::var_os("REQUEST_METHOD").is_none());
     let no_proxy = match env(["NO_PROXY", "no_proxy"]) {
         Some(list) => format!("{list},{LOOPBACK}"),
         None => LOOPBACK.to_owned(),

@@ -160,16 +160,13 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     }
 
     fn decode(&self, kv: &KeyValue, context: &str) -> Result<K, Error> {
-        let mut object = self
-            .codec
-            .decode(kv.value())
-            .map_err(|e| {
-                Error::other(
-                    crate::error::ErrorKind::Backend,
-                    context,
-                    format!("cannot decode the stored value: {e}"),
-                )
-            })?;
+        let mut object = self.codec.decode(kv.value()).map_err(|e| {
+            Error::other(
+                crate::error::ErrorKind::Backend,
+                context,
+                format!("cannot decode the stored value: {e}"),
+            )
+        })?;
         object.meta_mut().resource_version = Some(kv.mod_revision().to_string());
         Ok(object)
     }
@@ -199,15 +196,13 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     fn encode(&self, object: &K, context: &str) -> Result<Vec<u8>, Error> {
         let mut object = object.clone();
         object.meta_mut().resource_version = None;
-        self.codec
-            .encode(&object)
-            .map_err(|e| {
-                Error::other(
-                    crate::error::ErrorKind::Encode,
-                    context,
-                    format!("cannot encode the object: {e}"),
-                )
-            })
+        self.codec.encode(&object).map_err(|e| {
+            Error::other(
+                crate::error::ErrorKind::Encode,
+                context,
+                format!("cannot encode the object: {e}"),
+            )
+        })
     }
 
     async fn txn(&self, txn: Txn, context: &str) -> Result<TxnResponse, Error> {
