@@ -13,6 +13,7 @@ mod decode_pool;
 mod error_response;
 pub mod kubeconfig;
 mod proxy;
+mod sni;
 mod tls;
 
 use std::any::TypeId;
@@ -67,6 +68,8 @@ pub struct Client {
 struct Inner {
     http: reqwest::Client,
     base_url: String,
+    /// Where requests go: `base_url`, or with `tls-server-name` as its host (see `sni`).
+    request_base: String,
     default_namespace: String,
     auth: Authenticator,
     list_read_timeout: Option<Duration>,
@@ -107,7 +110,16 @@ impl Client {
             .connect_timeout(config.connect_timeout)
             .tcp_keepalive(KEEPALIVE)
             .http2_keep_alive_interval(KEEPALIVE);
-        let builder = proxy::configure(builder, config.proxy_url.as_deref(), &base_url)?;
+        let (mut builder, proxied) =
+            proxy::configure(builder, config.proxy_url.as_deref(), &base_url)?;
+        let request_base = match sni::rewrite(&base_url, config.tls_server_name.as_deref(), proxied)
+        {
+            Some((url, resolver)) => {
+                builder = builder.dns_resolver(Arc::new(resolver));
+                url
+            }
+            None => base_url.clone(),
+        };
         let http = builder.build().map_err(|e| {
             Error::config(
                 ConfigErrorKind::Invalid,
@@ -119,6 +131,7 @@ impl Client {
             inner: Arc::new(Inner {
                 http,
                 base_url,
+                request_base,
                 default_namespace: config.default_namespace,
                 auth,
                 list_read_timeout: config.list_read_timeout,
@@ -338,7 +351,7 @@ impl Client {
         if !path.starts_with('/') {
             return Err(invalid("the path must start with `/`".to_owned()));
         }
-        let mut url = Url::parse(&format!("{}{path}", self.inner.base_url))
+        let mut url = Url::parse(&format!("{}{path}", self.inner.request_base))
             .map_err(|e| invalid(format!("invalid URL: {e}")))?;
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query);

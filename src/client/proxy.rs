@@ -9,16 +9,17 @@ use crate::error::{ConfigErrorKind, Error};
 /// Hosts Go never proxies, whatever `NO_PROXY` says.
 const LOOPBACK: &str = "localhost,127.0.0.0/8,::1";
 
-/// `builder` with the proxy `proxy_url` names, else the environment's, else none.
+/// `builder` with the proxy `proxy_url` names, else the environment's, else none; and
+/// whether https requests may go through a proxy.
 pub(crate) fn configure(
     builder: ClientBuilder,
     proxy_url: Option<&str>,
     server: &str,
-) -> Result<ClientBuilder, Error> {
+) -> Result<(ClientBuilder, bool), Error> {
     if let Some(url) = proxy_url {
         // As client-go's `http.ProxyURL`: every request, NO_PROXY not consulted.
         let proxy = Proxy::all(url).map_err(|e| invalid("proxy-url", url, server, &e))?;
-        return Ok(builder.no_proxy().proxy(proxy));
+        return Ok((builder.no_proxy().proxy(proxy), true));
     }
     let env = |names: [&str; 2]| {
         names
@@ -34,6 +35,7 @@ pub(crate) fn configure(
         None => LOOPBACK.to_owned(),
     };
     let mut builder = builder.no_proxy();
+    let proxied = https.is_some();
     if let Some(url) = https {
         let proxy = Proxy::https(with_scheme(&url))
             .map_err(|e| invalid("HTTPS_PROXY", &url, server, &e))?
@@ -46,7 +48,7 @@ pub(crate) fn configure(
             .no_proxy(NoProxy::from_string(&no_proxy));
         builder = builder.proxy(proxy);
     }
-    Ok(builder)
+    Ok((builder, proxied))
 }
 
 /// Go reads a proxy without a scheme (`proxy:3128`) as `http://proxy:3128`.
