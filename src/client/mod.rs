@@ -70,6 +70,9 @@ struct Inner {
     base_url: String,
     /// Where requests go: `base_url`, or with `tls-server-name` as its host (see `sni`).
     request_base: String,
+    /// `Impersonate-*` headers, added to each request (reqwest's default headers keep only
+    /// the first value of a repeated header such as `Impersonate-Group`).
+    impersonation: HeaderMap,
     default_namespace: String,
     auth: Authenticator,
     list_read_timeout: Option<Duration>,
@@ -102,10 +105,10 @@ impl Client {
         let identity = Arc::new(tls::IdentitySlot::default());
         let tls = tls::client_config(&config, identity.clone())?;
         let auth = Authenticator::new(&config, identity, tls::provider())?;
+        let impersonation = impersonation_headers(&config.impersonate, &base_url)?;
         let builder = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             .user_agent(USER_AGENT)
-            .default_headers(impersonation_headers(&config.impersonate, &base_url)?)
             .gzip(!config.disable_compression)
             .connect_timeout(config.connect_timeout)
             .tcp_keepalive(KEEPALIVE)
@@ -132,6 +135,7 @@ impl Client {
                 http,
                 base_url,
                 request_base,
+                impersonation,
                 default_namespace: config.default_namespace,
                 auth,
                 list_read_timeout: config.list_read_timeout,
@@ -381,6 +385,9 @@ impl Client {
                 .http
                 .request(request.method.clone(), request.url.clone())
                 .header(ACCEPT, request.accept.clone());
+            for (name, value) in &inner.impersonation {
+                builder = builder.header(name, value);
+            }
             if let Some((body, content_type)) = &request.body {
                 builder = builder
                     .header(CONTENT_TYPE, content_type.clone())

@@ -357,3 +357,35 @@ async fn tunnel(
     tokio::io::copy_bidirectional(&mut client, &mut server).await?;
     Ok(())
 }
+
+/// A kubeconfig with one cluster, user and context (`ctx`, namespace `team`); `cluster` and
+/// `user` are YAML flow-mapping bodies.
+pub fn kubeconfig(cluster: &str, user: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: ctx\nclusters:\n- name: c\n  cluster: {{ {cluster} }}\nusers:\n- name: u\n  user: {{ {user} }}\ncontexts:\n- name: ctx\n  context: {{ cluster: c, user: u, namespace: team }}\n"
+    )
+}
+
+/// A `Config` from a kubeconfig written into a fresh directory.
+pub fn load(
+    cluster: &str,
+    user: &str,
+) -> Result<informer_runtime::client::Config, informer_runtime::Error> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config");
+    std::fs::write(&path, kubeconfig(cluster, user)).unwrap();
+    informer_runtime::client::Config::from_kubeconfig_file(&path, &Default::default())
+}
+
+/// Base64 of a PEM, for `certificate-authority-data`.
+pub fn b64(pem: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(pem)
+}
+
+/// A ConfigMap body named `name` in `team`.
+pub fn config_map_json(name: &str) -> String {
+    format!(
+        r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}","namespace":"team"}}}}"#
+    )
+}
