@@ -37,10 +37,15 @@ async fn create_get_update_and_conflict() {
     let (server, client) = server().await;
     let cms = Api::<ConfigMap>::namespaced(client, "shop");
 
-    let created = cms
-        .create(&config_map("settings", "1"), &PostParams::default())
-        .await
-        .unwrap();
+    // Spawned: the futures are `Send`, so controllers can run writes on any task.
+    let api = cms.clone();
+    let created = tokio::spawn(async move {
+        api.create(&config_map("settings", "1"), &PostParams::default())
+            .await
+    })
+    .await
+    .unwrap()
+    .unwrap();
     assert_eq!(created.metadata.namespace.as_deref(), Some("shop"));
     let rv1 = created.metadata.resource_version.clone().unwrap();
     assert!(created.metadata.uid.is_some());
