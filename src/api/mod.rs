@@ -121,7 +121,8 @@ where
     K::Scope: 'static,
     S: Subresources,
 {
-    /// An `Api` for `K` in `namespace`. Only namespaced resources have one.
+    /// An `Api` for `K` in `namespace`. Only namespaced resources have one. An empty
+    /// `namespace` means all namespaces, as in client-go.
     ///
     /// ```no_run
     /// # use informer_runtime::api::{Api, StatusSubresource};
@@ -138,7 +139,7 @@ where
     {
         Self {
             client,
-            namespace: Some(namespace.to_owned()),
+            namespace: Some(namespace.to_owned()).filter(|ns| !ns.is_empty()),
             marker: PhantomData,
         }
     }

@@ -58,6 +58,7 @@ const LIST_BATCH_BYTES: usize = 256 * 1024;
 const INLINE_WATCH_EVENTS: usize = 2;
 
 /// A Kubernetes API client. Cheap to clone; clones share connections and credentials.
+/// For typed reads and writes of one resource, wrap it in an [`Api`](crate::api::Api).
 ///
 /// `Debug` shows the server and default namespace, never credentials.
 #[derive(Clone)]
