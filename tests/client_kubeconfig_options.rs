@@ -64,19 +64,56 @@ async fn auth_provider_points_to_exec_plugins() {
     assert!(text.contains("exec credential plugin"), "{text}");
 }
 
+/// A ConfigMapList of `n` items, as the server sends it.
+fn config_map_list(n: usize) -> String {
+    let items: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"metadata":{{"name":"c{i}","namespace":"team"}},"data":{{"k":"{}"}}}}"#,
+                "v".repeat(100)
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"kind":"ConfigMapList","apiVersion":"v1","metadata":{{"resourceVersion":"9"}},"items":[{}]}}"#,
+        items.join(",")
+    )
+}
+
 #[tokio::test]
 async fn compression_is_asked_for_unless_disabled() {
-    let server = Recorder::start(|_| Answer::json(200, config_map_json("c"))).await;
+    use std::io::Write as _;
+    // Like kube-apiserver: gzip when the client accepts it.
+    let server = Recorder::start(|r| {
+        let body = config_map_list(2_000);
+        if r.header("accept-encoding")
+            .is_some_and(|v| v.contains("gzip"))
+        {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(body.as_bytes()).unwrap();
+            Answer::bytes(200, gz.finish().unwrap()).header("content-encoding", "gzip")
+        } else {
+            Answer::json(200, body)
+        }
+    })
+    .await;
+    let list = |client: Client| async move {
+        Api::<ConfigMap>::default_namespaced(client)
+            .list(&Default::default())
+            .await
+    };
     let plain = load(&format!("server: \"{}\"", server.url), "").unwrap();
     assert!(!plain.disable_compression);
-    get_one(Client::new(plain).unwrap()).await.unwrap();
+    let compressed = list(Client::new(plain).unwrap()).await.unwrap();
     let disabled = load(
         &format!("server: \"{}\", disable-compression: true", server.url),
         "",
     )
     .unwrap();
     assert!(disabled.disable_compression);
-    get_one(Client::new(disabled).unwrap()).await.unwrap();
+    let uncompressed = list(Client::new(disabled).unwrap()).await.unwrap();
+    assert_eq!(compressed.items.len(), 2_000);
+    assert_eq!(compressed, uncompressed);
     let [on, off] = <[_; 2]>::try_from(server.requests()).unwrap();
     assert!(
         on.header("accept-encoding")

@@ -92,15 +92,19 @@ mod url {
 /// A canned answer.
 pub struct Answer {
     pub status: u16,
-    pub body: String,
+    pub body: Vec<u8>,
     pub headers: Vec<(&'static str, String)>,
 }
 
 impl Answer {
     pub fn json(status: u16, body: impl Into<String>) -> Self {
+        Self::bytes(status, body.into().into_bytes())
+    }
+
+    pub fn bytes(status: u16, body: Vec<u8>) -> Self {
         Self {
             status,
-            body: body.into(),
+            body,
             headers: Vec::new(),
         }
     }
