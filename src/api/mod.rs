@@ -272,7 +272,7 @@ where
         )
     }
 
-    /// A request to the collection; `object` gives the namespace when this Api has none.
+    /// A request to the collection in `namespace` (all namespaces when `None`).
     fn collection_request(
         &self,
         method: Method,
