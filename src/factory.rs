@@ -10,10 +10,13 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::Client;
+pub use crate::failure::SyncError;
+use crate::failure::{ListFailure, SyncErrorKind, Unsynced};
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
 use crate::object::Object;
@@ -53,22 +56,13 @@ impl std::fmt::Debug for FactoryOptions {
     }
 }
 
-/// Why `wait_for_cache_sync` failed: names the informer and the server's reason.
-#[derive(Debug, thiserror::Error)]
-#[error("informer {informer} cannot sync: {reason}")]
-pub struct SyncError {
-    /// The informer, e.g. `core/v1/pods`.
-    pub informer: String,
-    /// The server's reason.
-    pub reason: String,
-}
-
 /// What the factory needs of an informer, whatever its object type.
 trait FactoryInformer: Send + Sync {
     fn name(&self) -> String;
     fn has_synced(&self) -> bool;
-    fn is_stopped(&self) -> bool;
-    fn terminal_failure(&self) -> Option<String>;
+    fn sync_blocker(&self) -> Option<SyncErrorKind>;
+    fn last_failure(&self) -> Option<ListFailure>;
+    fn subscribe(&self) -> watch::Receiver<()>;
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()>;
     fn as_any(&self) -> &dyn Any;
 }
@@ -80,13 +74,14 @@ impl<K: Object> FactoryInformer for SharedIndexInformer<K> {
     fn has_synced(&self) -> bool {
         SharedIndexInformer::has_synced(self)
     }
-    fn is_stopped(&self) -> bool {
-        SharedIndexInformer::is_stopped(self)
+    fn sync_blocker(&self) -> Option<SyncErrorKind> {
+        SharedIndexInformer::sync_blocker(self)
     }
-    fn terminal_failure(&self) -> Option<String> {
-        self.last_list_failure()
-            .filter(|f| f.terminal)
-            .map(|f| f.message)
+    fn last_failure(&self) -> Option<ListFailure> {
+        SharedIndexInformer::last_failure(self)
+    }
+    fn subscribe(&self) -> watch::Receiver<()> {
+        SharedIndexInformer::subscribe(self)
     }
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()> {
         SharedIndexInformer::run(self, cancel).boxed()
@@ -124,6 +119,8 @@ pub struct SharedInformerFactoryCore {
     client: Client,
     options: Arc<FactoryOptions>,
     state: Arc<Mutex<FactoryState>>,
+    /// Bumped when informers start, so a wait includes informers started meanwhile.
+    started: Arc<watch::Sender<()>>,
     cancel: CancellationToken,
 }
 
@@ -146,6 +143,7 @@ impl SharedInformerFactoryCore {
             client,
             options: Arc::new(options),
             state: Arc::new(Mutex::new(FactoryState::default())),
+            started: Arc::new(watch::channel(()).0),
             cancel: CancellationToken::new(),
         }
     }
@@ -275,6 +273,9 @@ impl SharedInformerFactoryCore {
             entry.running = true;
             tasks.push(handle.spawn(entry.informer.run(self.cancel.child_token())));
         }
+        if !tasks.is_empty() {
+            self.started.send_replace(());
+        }
         state.tasks.extend(tasks);
     }
 
@@ -290,60 +291,98 @@ impl SharedInformerFactoryCore {
         self.start_pending(&mut state);
     }
 
+    fn running(&self) -> (Vec<Arc<dyn FactoryInformer>>, usize) {
+        let state = self.lock();
+        let running = state
+            .entries
+            .values()
+            .filter(|e| e.running)
+            .map(|e| e.informer.clone())
+            .collect();
+        (running, state.entries.len())
+    }
+
     /// Waits until every started informer has synced, or fails naming one that cannot:
-    /// one whose last list failed terminally (400, 401, 403, 404, ...), or one that stopped.
+    /// one whose last list failed terminally (400, 401, 403, 404, ..., an untrusted
+    /// certificate, unusable credentials), or one that stopped. Informers started while it
+    /// waits are waited for too. Woken by the informers' progress, not by polling.
     pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
+        let mut started = self.started.subscribe();
         loop {
-            let informers: Vec<Arc<dyn FactoryInformer>> = self
-                .lock()
-                .entries
-                .values()
-                .filter(|e| e.running)
-                .map(|e| e.informer.clone())
-                .collect();
+            let (informers, registered) = self.running();
+            // Subscribed before looking, so no change between the look and the wait is lost.
+            let mut changes: Vec<watch::Receiver<()>> =
+                informers.iter().map(|i| i.subscribe()).collect();
             let mut all_synced = true;
             for i in &informers {
                 if i.has_synced() {
                     continue;
                 }
                 all_synced = false;
-                if let Some(reason) = i.terminal_failure() {
+                if let Some(kind) = i.sync_blocker() {
                     return Err(SyncError {
                         informer: i.name(),
-                        reason,
-                    });
-                }
-                if i.is_stopped() {
-                    return Err(SyncError {
-                        informer: i.name(),
-                        reason: "the informer stopped before it synced".to_owned(),
+                        kind,
                     });
                 }
             }
             if all_synced {
+                if informers.is_empty() {
+                    self.log_empty_wait(registered);
+                }
                 return Ok(());
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            let any_change =
+                futures_util::future::select_all(changes.iter_mut().map(|c| Box::pin(c.changed())));
+            tokio::select! {
+                _ = any_change => {}
+                _ = started.changed() => {}
+            }
+        }
+    }
+
+    fn log_empty_wait(&self, registered: usize) {
+        if registered == 0 {
+            tracing::warn!(
+                "wait_for_cache_sync waited for nothing: no informer is registered \
+                 (asking the factory for one, e.g. factory.core().v1().pods(), registers it)"
+            );
+        } else {
+            tracing::warn!(
+                registered,
+                "wait_for_cache_sync waited for nothing: informers are registered but not \
+                 started (call start() first)"
+            );
         }
     }
 
     /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`
-    /// with the informers that had not synced yet.
+    /// with every informer that had not synced yet and its last list or watch failure.
     pub async fn wait_for_cache_sync_timeout(&self, timeout: Duration) -> Result<(), SyncError> {
         match tokio::time::timeout(timeout, self.wait_for_cache_sync()).await {
             Ok(r) => r,
             Err(_) => {
-                let mut pending: Vec<String> = self
-                    .lock()
-                    .entries
-                    .values()
-                    .filter(|e| e.running && !e.informer.has_synced())
-                    .map(|e| e.informer.name())
+                let mut pending: Vec<Unsynced> = self
+                    .running()
+                    .0
+                    .iter()
+                    .filter(|i| !i.has_synced())
+                    .map(|i| Unsynced {
+                        informer: i.name(),
+                        last_failure: i.last_failure(),
+                    })
                     .collect();
-                pending.sort();
+                pending.sort_by(|a, b| a.informer.cmp(&b.informer));
                 Err(SyncError {
-                    informer: pending.join(", "),
-                    reason: format!("not synced after {timeout:?}"),
+                    informer: pending
+                        .iter()
+                        .map(|p| p.informer.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    kind: SyncErrorKind::Timeout {
+                        after: timeout,
+                        pending,
+                    },
                 })
             }
         }

@@ -18,13 +18,13 @@ use tracing::Instrument;
 use crate::delta_apply::{DeltaApplier, Origin};
 use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
 use crate::error::Error;
+use crate::failure::{ListFailure, SyncError, SyncErrorKind};
 use crate::handler::{Event, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
 use crate::object::Object;
 use crate::processor::Processor;
 use crate::reflector::{
-    ListFailure, Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler,
-    DEFAULT_PAGE_SIZE,
+    Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
 use crate::store::{CacheMode, Indexer, Indexers};
@@ -288,24 +288,45 @@ impl<K: Object> SharedIndexInformer<K> {
         )
     }
 
-    /// Waits until the informer has synced. Fails with the list error if the last list
-    /// failed terminally (see [`is_terminal_list_error`](crate::reflector::is_terminal_list_error)),
-    /// or if the informer stopped before syncing.
-    pub async fn wait_for_sync(&self) -> Result<(), Error> {
+    /// The last list or watch failure, if any (kept after the informer recovers).
+    pub fn last_failure(&self) -> Option<ListFailure> {
+        self.inner.status.last_failure()
+    }
+
+    /// Why the informer cannot sync, if it cannot: its last list failed terminally (see
+    /// [`ListFailure::terminal`]), or it stopped before syncing.
+    pub(crate) fn sync_blocker(&self) -> Option<SyncErrorKind> {
+        if self.has_synced() {
+            return None;
+        }
+        if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
+            return Some(SyncErrorKind::Failed(f));
+        }
+        self.is_stopped().then_some(SyncErrorKind::Stopped)
+    }
+
+    /// A receiver woken whenever this informer's sync progress may have changed.
+    pub(crate) fn subscribe(&self) -> tokio::sync::watch::Receiver<()> {
+        self.inner.status.subscribe()
+    }
+
+    /// Waits until the informer has synced. Fails with the list failure if the last list
+    /// failed terminally (see [`ListFailure::terminal`]), or if the informer stopped
+    /// before syncing. Woken by the informer's progress, not by polling.
+    pub async fn wait_for_sync(&self) -> Result<(), SyncError> {
+        let mut changed = self.subscribe();
         loop {
             if self.has_synced() {
                 return Ok(());
             }
-            if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
-                return Err(Error::Other(f.message));
+            if let Some(kind) = self.sync_blocker() {
+                return Err(SyncError {
+                    informer: self.name(),
+                    kind,
+                });
             }
-            if self.is_stopped() {
-                return Err(Error::Other(format!(
-                    "informer {} stopped before it synced",
-                    self.name()
-                )));
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            // The sender lives as long as this informer, so this only waits.
+            let _ = changed.changed().await;
         }
     }
 
@@ -343,6 +364,7 @@ impl<K: Object> SharedIndexInformer<K> {
                 this.process(rx, run_cancel.clone()),
             );
             this.inner.stopped.store(true, Ordering::Release);
+            this.inner.status.notify();
             let finished = lock(&this.inner.dispatch).processor.close();
             for f in finished {
                 let _ = f.await;
@@ -424,6 +446,7 @@ impl<K: Object> SharedIndexInformer<K> {
         });
         if applier.has_synced() && !self.inner.synced.load(Ordering::Acquire) {
             self.inner.synced.store(true, Ordering::Release);
+            self.inner.status.notify();
             tracing::debug!(informer = %self.name(), "cache synced");
         }
     }

@@ -16,6 +16,7 @@ pub mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 pub mod factory;
+pub mod failure;
 pub mod generic;
 pub mod handler;
 pub mod informer;
@@ -35,7 +36,8 @@ pub use client::Client;
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::Error;
-pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
+pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore};
+pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
 pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, SharedIndexInformer};

@@ -11,6 +11,7 @@ use informer_runtime::client::Config;
 use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::{
     Client, FactoryBuilder, Indexers, ListOptions, SharedIndexInformer, SharedInformerFactoryCore,
+    SyncErrorKind,
 };
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use support::{status, Reply, Seen, Server};
@@ -143,7 +144,8 @@ async fn factory_syncs_names_failures_composes_transforms_and_shuts_down() {
         .expect("sync hung")
         .unwrap_err();
     assert_eq!(err.informer, "core/v1/configmaps");
-    assert!(err.reason.contains("404"), "{}", err.reason);
+    assert_eq!(err.status_code(), Some(404), "{err}");
+    assert!(err.to_string().contains("404"), "{err}");
     assert!(cms.is_started());
 
     tokio::time::timeout(Duration::from_secs(30), core.shutdown())
@@ -175,6 +177,19 @@ async fn wait_with_timeout_names_the_informers_still_syncing() {
         .await
         .unwrap_err();
     assert_eq!(err.informer, "a, b, core/v1/pods");
-    assert!(err.reason.contains("not synced"), "{}", err.reason);
+    let text = err.to_string();
+    assert!(text.contains("not synced"), "{text}");
+    // Each informer is named with its last failure: the server's 503.
+    let SyncErrorKind::Timeout { pending, .. } = &err.kind else {
+        panic!("not a timeout: {err}");
+    };
+    let names: Vec<&str> = pending.iter().map(|p| p.informer.as_str()).collect();
+    assert_eq!(names, ["a", "b", "core/v1/pods"]);
+    for p in pending {
+        let failure = p.last_failure.as_ref().expect("no failure recorded");
+        assert_eq!(failure.code, Some(503), "{text}");
+        assert!(!failure.terminal);
+    }
+    assert_eq!(text.matches("etcd is down").count(), 3, "{text}");
     core.shutdown().await;
 }
