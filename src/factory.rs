@@ -3,6 +3,7 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -401,6 +402,59 @@ impl SharedInformerFactoryCore {
                 tracing::error!(error = %e, "an informer task failed");
             }
         }
+    }
+}
+
+/// What every informer factory does, typed (generated), dynamic or metadata-only: start
+/// its informers, wait for their caches, shut them down. One implementation over the
+/// factory core serves them all; a factory only says where its core is.
+///
+/// ```no_run
+/// # async fn run(client: informer_runtime::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use std::time::Duration;
+/// use informer_runtime::{DynamicSharedInformerFactory, InformerFactory};
+///
+/// let factory = DynamicSharedInformerFactory::new(client, Duration::ZERO);
+/// factory.start();
+/// factory.wait_for_cache_sync_timeout(Duration::from_secs(30)).await?;
+/// factory.shutdown().await;
+/// # Ok(())
+/// # }
+/// ```
+pub trait InformerFactory {
+    /// The factory core (client, options, registry).
+    fn factory_core(&self) -> &SharedInformerFactoryCore;
+
+    /// Starts every informer requested so far; later ones start at once. Idempotent.
+    /// Must be called inside a tokio runtime.
+    fn start(&self) {
+        self.factory_core().start();
+    }
+
+    /// Waits until every started informer has synced, or fails naming one that cannot
+    /// (see [`SharedInformerFactoryCore::wait_for_cache_sync`]).
+    fn wait_for_cache_sync(&self) -> impl Future<Output = Result<(), SyncError>> + Send {
+        self.factory_core().wait_for_cache_sync()
+    }
+
+    /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`
+    /// with every informer not synced and its last list or watch failure.
+    fn wait_for_cache_sync_timeout(
+        &self,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(), SyncError>> + Send {
+        self.factory_core().wait_for_cache_sync_timeout(timeout)
+    }
+
+    /// Stops every informer and waits for their tasks to end.
+    fn shutdown(&self) -> impl Future<Output = ()> + Send {
+        self.factory_core().shutdown()
+    }
+}
+
+impl InformerFactory for SharedInformerFactoryCore {
+    fn factory_core(&self) -> &SharedInformerFactoryCore {
+        self
     }
 }
 

@@ -36,7 +36,7 @@ pub use client::Client;
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::Error;
-pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore};
+pub use factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
 pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
 pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
