@@ -27,7 +27,7 @@ use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
-use crate::store::{CacheMode, Indexer, Indexers};
+use crate::store::{store, CacheMode, Indexer, Indexers};
 
 pub use crate::processor::HandlerRegistration;
 
@@ -102,7 +102,7 @@ impl<K: Object> SharedIndexInformer<K> {
         default_resync: Duration,
         indexers: Indexers<K>,
     ) -> Self {
-        let indexer = Indexer::new(indexers);
+        let (indexer, writer) = store(indexers);
         let synced = Arc::new(AtomicBool::new(false));
         let name = default_name::<K>();
         Self {
@@ -119,7 +119,7 @@ impl<K: Object> SharedIndexInformer<K> {
                     page_size: DEFAULT_PAGE_SIZE,
                 }),
                 dispatch: Mutex::new(Dispatch {
-                    applier: DeltaApplier::new(indexer),
+                    applier: DeltaApplier::new(writer),
                     processor: Processor::new(name, synced.clone()),
                 }),
                 synced,
@@ -242,7 +242,8 @@ impl<K: Object> SharedIndexInformer<K> {
         (reg, stream)
     }
 
-    /// The informer's indexed store.
+    /// The informer's indexed store, read-only: only the informer writes it, so every
+    /// change reaches the handlers.
     pub fn indexer(&self) -> Indexer<K> {
         self.inner.indexer.clone()
     }

@@ -48,7 +48,7 @@ pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
 pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
 pub use stats::{render_prometheus, InformerStats};
-pub use store::{CacheMode, IndexFunc, Indexer, Indexers};
+pub use store::{store, CacheMode, IndexFunc, Indexer, Indexers, StoreWriter};
 
 /// Re-exported so generated crates and users name one k8s-openapi.
 pub use k8s_openapi;
