@@ -8,24 +8,15 @@
 
 use std::collections::HashSet;
 
-use crate::delta_fifo::Delta;
-use crate::handler::{Deleted, Event};
+use crate::delta_channel::Delta;
+use crate::handler::{Deleted, Event, Origin};
 use crate::object::{object_key, Object};
 use crate::store::StoreWriter;
-
-/// Why an event is emitted: handlers receive resync events only when their period is due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// A change seen by the reflector.
-    Change,
-    /// A periodic resync.
-    Resync,
-}
 
 type Seen = HashSet<String, foldhash::fast::RandomState>;
 
 /// Applies deltas to an indexer in order and reports the resulting events.
-pub struct DeltaApplier<K> {
+pub(crate) struct DeltaApplier<K> {
     writer: StoreWriter<K>,
     /// Keys of the list being applied; hashed with foldhash, as the store's maps are: keys
     /// come from the API server, and SipHash would be a visible share of a large relist.
@@ -35,7 +26,7 @@ pub struct DeltaApplier<K> {
 
 impl<K: Object> DeltaApplier<K> {
     /// An applier writing through `writer`, not yet synced.
-    pub fn new(writer: StoreWriter<K>) -> Self {
+    pub(crate) fn new(writer: StoreWriter<K>) -> Self {
         Self {
             writer,
             seen: None,
@@ -44,12 +35,12 @@ impl<K: Object> DeltaApplier<K> {
     }
 
     /// True once a complete list has been applied.
-    pub fn has_synced(&self) -> bool {
+    pub(crate) fn has_synced(&self) -> bool {
         self.synced
     }
 
     /// Applies `delta` and calls `emit` for every event it means, in order.
-    pub fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
+    pub(crate) fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
         match delta {
             Delta::ListStart => self.seen = Some(Seen::default()),
             Delta::Replaced(obj) => {

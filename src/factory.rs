@@ -42,6 +42,9 @@ pub struct FactoryOptions {
     pub transform: Option<MetadataTransform>,
     /// How every informer's cache holds its objects.
     pub cache_mode: CacheMode,
+    /// Keep `metadata.managedFields` in cached objects (by default they are dropped; see
+    /// [`FactoryBuilder::keep_managed_fields`]).
+    pub keep_managed_fields: bool,
 }
 
 impl std::fmt::Debug for FactoryOptions {
@@ -53,6 +56,7 @@ impl std::fmt::Debug for FactoryOptions {
             .field("custom_resync", &self.custom_resync.len())
             .field("transform", &self.transform.is_some())
             .field("cache_mode", &self.cache_mode)
+            .field("keep_managed_fields", &self.keep_managed_fields)
             .finish()
     }
 }
@@ -220,6 +224,11 @@ impl SharedInformerFactoryCore {
         // Built outside the lock: `new_informer` may call back into the factory.
         let informer = new_informer(self);
         informer.set_name(name);
+        if !self.options.keep_managed_fields {
+            if let Err(e) = informer.set_strip_managed_fields(true) {
+                tracing::warn!(informer = %name, error = %e, "managedFields cannot be dropped from an informer that already started");
+            }
+        }
         if let Some(t) = &self.options.transform {
             if let Err(e) = informer.set_factory_transform(t.clone()) {
                 tracing::warn!(informer = %name, error = %e, "the factory transform cannot apply to an informer that already started");
@@ -502,7 +511,22 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
         self
     }
 
-    /// A metadata transform every informer applies before caching.
+    /// Keep `metadata.managedFields` in every informer's cache.
+    ///
+    /// By default every informer of a factory drops them before any transform and before
+    /// caching: on real objects they are often most of the metadata (62% of a decoded Pod
+    /// with a few field managers), and controllers do not read them. Dropping them is
+    /// safe for writes too: an update or merge patch that omits `managedFields` leaves the
+    /// server's as they are (only a request that sets them replaces them), and only
+    /// server-side apply's own bookkeeping reads them. Keep them only to inspect field
+    /// ownership from the cache.
+    pub fn keep_managed_fields(mut self) -> Self {
+        self.options.keep_managed_fields = true;
+        self
+    }
+
+    /// A metadata transform every informer applies before caching (after managedFields
+    /// are dropped, before any per-informer transform).
     pub fn transform(
         mut self,
         transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,

@@ -15,11 +15,11 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::delta_apply::{DeltaApplier, Origin};
-use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
+use crate::delta_apply::DeltaApplier;
+use crate::delta_channel::{delta_queue, Delta, DeltaReceiver};
 use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
-use crate::handler::{Event, ResourceEventHandler};
+use crate::handler::{Event, Origin, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
 use crate::object::Object;
 use crate::processor::Processor;
@@ -47,6 +47,7 @@ struct Settings<K> {
     name: String,
     transform: Option<Transform<K>>,
     factory_transform: Option<MetaTransform>,
+    strip_managed_fields: bool,
     watch_error_handler: Option<WatchErrorHandler>,
     streaming_list: bool,
     page_size: i64,
@@ -114,6 +115,7 @@ impl<K: Object> SharedIndexInformer<K> {
                     name: name.clone(),
                     transform: None,
                     factory_transform: None,
+                    strip_managed_fields: false,
                     watch_error_handler: None,
                     streaming_list: false,
                     page_size: DEFAULT_PAGE_SIZE,
@@ -168,6 +170,14 @@ impl<K: Object> SharedIndexInformer<K> {
     pub(crate) fn set_factory_transform(&self, transform: MetaTransform) -> Result<(), Error> {
         self.ensure_not_started("a factory transform")?;
         lock(&self.inner.settings).factory_transform = Some(transform);
+        Ok(())
+    }
+
+    /// Drops `metadata.managedFields` from every object before any transform and before
+    /// caching (what factories do unless built with `keep_managed_fields()`).
+    pub(crate) fn set_strip_managed_fields(&self, strip: bool) -> Result<(), Error> {
+        self.ensure_not_started("set_strip_managed_fields")?;
+        lock(&self.inner.settings).strip_managed_fields = strip;
         Ok(())
     }
 
@@ -377,19 +387,29 @@ impl<K: Object> SharedIndexInformer<K> {
 
     fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
         let s = lock(&self.inner.settings);
-        let transform: Option<Transform<K>> =
-            match (s.factory_transform.clone(), s.transform.clone()) {
-                (None, None) => None,
-                (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
-                    meta(obj.meta_mut());
-                    obj
-                })),
-                (None, Some(t)) => Some(t),
-                (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
-                    meta(obj.meta_mut());
-                    t(obj)
-                })),
-            };
+        // managedFields go first, so neither transform ever sees them; then the factory's
+        // metadata transform, then the informer's own.
+        let strip = s.strip_managed_fields;
+        let meta: Option<MetaTransform> = match (strip, s.factory_transform.clone()) {
+            (false, t) => t,
+            (true, None) => Some(Arc::new(|m: &mut ObjectMeta| m.managed_fields = None)),
+            (true, Some(t)) => Some(Arc::new(move |m: &mut ObjectMeta| {
+                m.managed_fields = None;
+                t(m)
+            })),
+        };
+        let transform: Option<Transform<K>> = match (meta, s.transform.clone()) {
+            (None, None) => None,
+            (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
+                meta(obj.meta_mut());
+                obj
+            })),
+            (None, Some(t)) => Some(t),
+            (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
+                meta(obj.meta_mut());
+                t(obj)
+            })),
+        };
         let config = ReflectorConfig {
             name: s.name.clone(),
             page_size: s.page_size,

@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 use tokio::sync::watch;
 
 use crate::backoff::{Backoff, BackoffConfig};
-use crate::delta_fifo::{Delta, DeltaSender};
+use crate::delta_channel::{Delta, DeltaSender};
 use crate::error::{ApiError, Error};
 use crate::failure::{ListFailure, Step};
 use crate::list_options::{ListOptions, ResourceVersionMatch};
@@ -31,13 +31,13 @@ use crate::object::Object;
 use crate::stats::Counters;
 
 /// The default page size of a list.
-pub const DEFAULT_PAGE_SIZE: i64 = 500;
+pub(crate) const DEFAULT_PAGE_SIZE: i64 = 500;
 
 /// A function applied to every object before it is cached.
-pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
+pub(crate) type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
 
 /// Called with every list or watch error (client-go's `WatchErrorHandler`).
-pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
+pub(crate) type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
 
 /// What a running reflector shares with its informer.
 #[derive(Debug)]
@@ -121,17 +121,17 @@ impl ReflectorStatus {
 
 /// How a reflector lists and watches.
 #[derive(Clone)]
-pub struct ReflectorConfig {
+pub(crate) struct ReflectorConfig {
     /// Used in logs, e.g. `core/v1/pods`.
-    pub name: String,
+    pub(crate) name: String,
     /// Page size of lists.
-    pub page_size: i64,
+    pub(crate) page_size: i64,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
-    pub streaming_list: bool,
+    pub(crate) streaming_list: bool,
     /// Retry delays.
-    pub backoff: BackoffConfig,
+    pub(crate) backoff: BackoffConfig,
     /// Receives every list and watch error; by default they are logged.
-    pub watch_error_handler: Option<WatchErrorHandler>,
+    pub(crate) watch_error_handler: Option<WatchErrorHandler>,
 }
 
 impl std::fmt::Debug for ReflectorConfig {
