@@ -455,12 +455,7 @@ impl<K: Object> Reflector<K> {
         let stream = match self.open_watch(cancel, options).await {
             None => return Err(None),
             Some(Ok(stream)) => stream,
-            // The server answered, but refuses the streaming parameters: it cannot stream
-            // lists (an older server, or the feature is off). Expected; not an error.
-            Some(Err(e)) if matches!(e.status_code(), Some(c) if (400..500).contains(&c) && !matches!(c, 408 | 410 | 429)) =>
-            {
-                return Err(Some(e.to_string()));
-            }
+            Some(Err(e)) if refuses_streaming(&e) => return Err(Some(e.to_string())),
             Some(Err(e)) => {
                 let reason = e.to_string();
                 self.report(Step::List, e);
@@ -579,6 +574,13 @@ impl<K: Object> Reflector<K> {
             }
         }
     }
+}
+
+/// True when the server answered but refused the streaming-list parameters: it cannot
+/// stream lists (an older server, or the WatchList feature is off). That is expected, not
+/// an error; a real problem (e.g. a forbidden list) shows in the list that follows.
+fn refuses_streaming(e: &Error) -> bool {
+    matches!(e.status_code(), Some(c) if (400..500).contains(&c) && !matches!(c, 408 | 410 | 429))
 }
 
 fn random_watch_timeout() -> i64 {
