@@ -8,13 +8,13 @@ use rand::Rng;
 
 /// Parameters of a [`Backoff`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BackoffConfig {
+pub(crate) struct BackoffConfig {
     /// The first delay.
-    pub initial: Duration,
+    pub(crate) initial: Duration,
     /// The largest delay (before jitter).
-    pub max: Duration,
+    pub(crate) max: Duration,
     /// A failure this long after the previous one starts again from `initial`.
-    pub reset_after: Duration,
+    pub(crate) reset_after: Duration,
 }
 
 impl Default for BackoffConfig {
@@ -29,7 +29,7 @@ impl Default for BackoffConfig {
 
 /// The delay sequence of consecutive failures.
 #[derive(Debug, Clone)]
-pub struct Backoff {
+pub(crate) struct Backoff {
     config: BackoffConfig,
     current: Duration,
     last_failure: Option<Instant>,
@@ -37,7 +37,7 @@ pub struct Backoff {
 
 impl Backoff {
     /// A backoff at its first step.
-    pub fn new(config: BackoffConfig) -> Self {
+    pub(crate) fn new(config: BackoffConfig) -> Self {
         Self {
             config,
             current: config.initial,
@@ -47,7 +47,7 @@ impl Backoff {
 
     /// The delay before the next retry after a failure at `now`: the current step plus up
     /// to 50% jitter, so many informers failing together do not retry in lockstep.
-    pub fn next_delay(&mut self, now: Instant) -> Duration {
+    pub(crate) fn next_delay(&mut self, now: Instant) -> Duration {
         let healthy_long_enough = self
             .last_failure
             .is_none_or(|t| now.saturating_duration_since(t) >= self.config.reset_after);

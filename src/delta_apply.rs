@@ -8,25 +8,16 @@
 
 use std::collections::HashSet;
 
-use crate::delta_fifo::Delta;
-use crate::handler::{Deleted, Event};
+use crate::delta_channel::Delta;
+use crate::handler::{Deleted, Event, Origin};
 use crate::object::{object_key, Object};
-use crate::store::Indexer;
-
-/// Why an event is emitted: handlers receive resync events only when their period is due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// A change seen by the reflector.
-    Change,
-    /// A periodic resync.
-    Resync,
-}
+use crate::store::StoreWriter;
 
 type Seen = HashSet<String, foldhash::fast::RandomState>;
 
 /// Applies deltas to an indexer in order and reports the resulting events.
-pub struct DeltaApplier<K> {
-    indexer: Indexer<K>,
+pub(crate) struct DeltaApplier<K> {
+    writer: StoreWriter<K>,
     /// Keys of the list being applied; hashed with foldhash, as the store's maps are: keys
     /// come from the API server, and SipHash would be a visible share of a large relist.
     seen: Option<Seen>,
@@ -34,38 +25,38 @@ pub struct DeltaApplier<K> {
 }
 
 impl<K: Object> DeltaApplier<K> {
-    /// An applier writing into `indexer`, not yet synced.
-    pub fn new(indexer: Indexer<K>) -> Self {
+    /// An applier writing through `writer`, not yet synced.
+    pub(crate) fn new(writer: StoreWriter<K>) -> Self {
         Self {
-            indexer,
+            writer,
             seen: None,
             synced: false,
         }
     }
 
     /// True once a complete list has been applied.
-    pub fn has_synced(&self) -> bool {
+    pub(crate) fn has_synced(&self) -> bool {
         self.synced
     }
 
     /// Applies `delta` and calls `emit` for every event it means, in order.
-    pub fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
+    pub(crate) fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
         match delta {
             Delta::ListStart => self.seen = Some(Seen::default()),
             Delta::Replaced(obj) => {
                 let key = object_key(obj.as_ref());
-                let old = self.indexer.get_by_key(&key);
+                let old = self.writer.store().get_by_key(&key);
                 self.seen
                     .get_or_insert_with(Seen::default)
                     .insert(key.clone());
                 match old {
                     Some(old) if same_version(old.as_ref(), &obj) => {}
                     Some(old) => {
-                        self.indexer.insert_with_key(key, obj.clone());
+                        self.writer.insert_with_key(key, obj.clone());
                         emit(Event::Updated { old, new: obj }, Origin::Change);
                     }
                     None => {
-                        self.indexer.insert_with_key(key, obj.clone());
+                        self.writer.insert_with_key(key, obj.clone());
                         let in_initial_list = !self.synced;
                         emit(
                             Event::Added {
@@ -80,7 +71,8 @@ impl<K: Object> DeltaApplier<K> {
             Delta::ListEnd => {
                 let seen = self.seen.take().unwrap_or_default();
                 let mut gone: Vec<String> = self
-                    .indexer
+                    .writer
+                    .store()
                     .list_keys()
                     .into_iter()
                     .filter(|k| !seen.contains(k))
@@ -89,7 +81,7 @@ impl<K: Object> DeltaApplier<K> {
                 // Sorted so handlers see a reproducible order.
                 gone.sort_unstable();
                 for key in gone {
-                    if let Some(last_known) = self.indexer.remove(&key) {
+                    if let Some(last_known) = self.writer.remove(&key) {
                         emit(
                             Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),
                             Origin::Change,
@@ -100,7 +92,7 @@ impl<K: Object> DeltaApplier<K> {
             }
             Delta::Added(new) | Delta::Updated(new) => {
                 let key = object_key(new.as_ref());
-                match self.indexer.insert_with_key(key, new.clone()) {
+                match self.writer.insert_with_key(key, new.clone()) {
                     Some(old) => emit(Event::Updated { old, new }, Origin::Change),
                     None => emit(
                         Event::Added {
@@ -114,12 +106,12 @@ impl<K: Object> DeltaApplier<K> {
             Delta::Deleted(obj) => {
                 // A handler that never saw the object must not see its deletion either:
                 // each handler's sequence per object is Add, Update*, Delete.
-                if self.indexer.remove(&object_key(obj.as_ref())).is_some() {
+                if self.writer.remove(&object_key(obj.as_ref())).is_some() {
                     emit(Event::Deleted(Deleted::Object(obj)), Origin::Change);
                 }
             }
             Delta::Sync => {
-                for obj in self.indexer.list() {
+                for obj in self.writer.store().list() {
                     emit(
                         Event::Updated {
                             old: obj.clone(),
@@ -146,7 +138,7 @@ fn same_version<K: Object>(old: &K, new: &K) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Indexers;
+    use crate::store::{store, Indexers};
     use k8s_openapi::api::core::v1::ConfigMap;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     use std::sync::Arc;
@@ -195,8 +187,8 @@ mod tests {
 
     #[test]
     fn initial_list_then_watch_events() {
-        let idx = Indexer::new(Indexers::namespace());
-        let mut a = DeltaApplier::new(idx.clone());
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
         let out = run(
             &mut a,
             vec![
@@ -227,8 +219,8 @@ mod tests {
 
     #[test]
     fn relist_updates_only_changed_and_deletes_unseen_as_unknown() {
-        let idx = Indexer::new(Indexers::namespace());
-        let mut a = DeltaApplier::new(idx.clone());
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
         run(
             &mut a,
             vec![
@@ -264,8 +256,8 @@ mod tests {
 
     #[test]
     fn an_aborted_list_does_not_protect_keys_from_deletion() {
-        let idx = Indexer::new(Indexers::namespace());
-        let mut a = DeltaApplier::new(idx.clone());
+        let (_, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
         run(
             &mut a,
             vec![
@@ -286,8 +278,8 @@ mod tests {
 
     #[test]
     fn sync_redelivers_every_object_as_resync_update() {
-        let idx = Indexer::new(Indexers::namespace());
-        let mut a = DeltaApplier::new(idx);
+        let (_, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
         run(
             &mut a,
             vec![

@@ -3,6 +3,7 @@
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -10,10 +11,13 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::Client;
+pub use crate::failure::SyncError;
+use crate::failure::{ListFailure, SyncErrorKind, Unsynced};
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
 use crate::object::Object;
@@ -38,6 +42,9 @@ pub struct FactoryOptions {
     pub transform: Option<MetadataTransform>,
     /// How every informer's cache holds its objects.
     pub cache_mode: CacheMode,
+    /// Keep `metadata.managedFields` in cached objects (by default they are dropped; see
+    /// [`FactoryBuilder::keep_managed_fields`]).
+    pub keep_managed_fields: bool,
 }
 
 impl std::fmt::Debug for FactoryOptions {
@@ -49,26 +56,18 @@ impl std::fmt::Debug for FactoryOptions {
             .field("custom_resync", &self.custom_resync.len())
             .field("transform", &self.transform.is_some())
             .field("cache_mode", &self.cache_mode)
+            .field("keep_managed_fields", &self.keep_managed_fields)
             .finish()
     }
-}
-
-/// Why `wait_for_cache_sync` failed: names the informer and the server's reason.
-#[derive(Debug, thiserror::Error)]
-#[error("informer {informer} cannot sync: {reason}")]
-pub struct SyncError {
-    /// The informer, e.g. `core/v1/pods`.
-    pub informer: String,
-    /// The server's reason.
-    pub reason: String,
 }
 
 /// What the factory needs of an informer, whatever its object type.
 trait FactoryInformer: Send + Sync {
     fn name(&self) -> String;
     fn has_synced(&self) -> bool;
-    fn is_stopped(&self) -> bool;
-    fn terminal_failure(&self) -> Option<String>;
+    fn sync_blocker(&self) -> Option<SyncErrorKind>;
+    fn last_failure(&self) -> Option<ListFailure>;
+    fn subscribe(&self) -> watch::Receiver<()>;
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()>;
     fn as_any(&self) -> &dyn Any;
 }
@@ -80,13 +79,14 @@ impl<K: Object> FactoryInformer for SharedIndexInformer<K> {
     fn has_synced(&self) -> bool {
         SharedIndexInformer::has_synced(self)
     }
-    fn is_stopped(&self) -> bool {
-        SharedIndexInformer::is_stopped(self)
+    fn sync_blocker(&self) -> Option<SyncErrorKind> {
+        SharedIndexInformer::sync_blocker(self)
     }
-    fn terminal_failure(&self) -> Option<String> {
-        self.last_list_failure()
-            .filter(|f| f.terminal)
-            .map(|f| f.message)
+    fn last_failure(&self) -> Option<ListFailure> {
+        SharedIndexInformer::last_failure(self)
+    }
+    fn subscribe(&self) -> watch::Receiver<()> {
+        SharedIndexInformer::subscribe(self)
     }
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()> {
         SharedIndexInformer::run(self, cancel).boxed()
@@ -124,6 +124,8 @@ pub struct SharedInformerFactoryCore {
     client: Client,
     options: Arc<FactoryOptions>,
     state: Arc<Mutex<FactoryState>>,
+    /// Bumped when informers start, so a wait includes informers started meanwhile.
+    started: Arc<watch::Sender<()>>,
     cancel: CancellationToken,
 }
 
@@ -146,6 +148,7 @@ impl SharedInformerFactoryCore {
             client,
             options: Arc::new(options),
             state: Arc::new(Mutex::new(FactoryState::default())),
+            started: Arc::new(watch::channel(()).0),
             cancel: CancellationToken::new(),
         }
     }
@@ -221,6 +224,11 @@ impl SharedInformerFactoryCore {
         // Built outside the lock: `new_informer` may call back into the factory.
         let informer = new_informer(self);
         informer.set_name(name);
+        if !self.options.keep_managed_fields {
+            if let Err(e) = informer.set_strip_managed_fields(true) {
+                tracing::warn!(informer = %name, error = %e, "managedFields cannot be dropped from an informer that already started");
+            }
+        }
         if let Some(t) = &self.options.transform {
             if let Err(e) = informer.set_factory_transform(t.clone()) {
                 tracing::warn!(informer = %name, error = %e, "the factory transform cannot apply to an informer that already started");
@@ -275,6 +283,9 @@ impl SharedInformerFactoryCore {
             entry.running = true;
             tasks.push(handle.spawn(entry.informer.run(self.cancel.child_token())));
         }
+        if !tasks.is_empty() {
+            self.started.send_replace(());
+        }
         state.tasks.extend(tasks);
     }
 
@@ -290,60 +301,98 @@ impl SharedInformerFactoryCore {
         self.start_pending(&mut state);
     }
 
+    fn running(&self) -> (Vec<Arc<dyn FactoryInformer>>, usize) {
+        let state = self.lock();
+        let running = state
+            .entries
+            .values()
+            .filter(|e| e.running)
+            .map(|e| e.informer.clone())
+            .collect();
+        (running, state.entries.len())
+    }
+
     /// Waits until every started informer has synced, or fails naming one that cannot:
-    /// one whose last list failed terminally (400, 401, 403, 404, ...), or one that stopped.
+    /// one whose last list failed terminally (400, 401, 403, 404, ..., an untrusted
+    /// certificate, unusable credentials), or one that stopped. Informers started while it
+    /// waits are waited for too. Woken by the informers' progress, not by polling.
     pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
+        let mut started = self.started.subscribe();
         loop {
-            let informers: Vec<Arc<dyn FactoryInformer>> = self
-                .lock()
-                .entries
-                .values()
-                .filter(|e| e.running)
-                .map(|e| e.informer.clone())
-                .collect();
+            let (informers, registered) = self.running();
+            // Subscribed before looking, so no change between the look and the wait is lost.
+            let mut changes: Vec<watch::Receiver<()>> =
+                informers.iter().map(|i| i.subscribe()).collect();
             let mut all_synced = true;
             for i in &informers {
                 if i.has_synced() {
                     continue;
                 }
                 all_synced = false;
-                if let Some(reason) = i.terminal_failure() {
+                if let Some(kind) = i.sync_blocker() {
                     return Err(SyncError {
                         informer: i.name(),
-                        reason,
-                    });
-                }
-                if i.is_stopped() {
-                    return Err(SyncError {
-                        informer: i.name(),
-                        reason: "the informer stopped before it synced".to_owned(),
+                        kind,
                     });
                 }
             }
             if all_synced {
+                if informers.is_empty() {
+                    self.log_empty_wait(registered);
+                }
                 return Ok(());
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            let any_change =
+                futures_util::future::select_all(changes.iter_mut().map(|c| Box::pin(c.changed())));
+            tokio::select! {
+                _ = any_change => {}
+                _ = started.changed() => {}
+            }
+        }
+    }
+
+    fn log_empty_wait(&self, registered: usize) {
+        if registered == 0 {
+            tracing::warn!(
+                "wait_for_cache_sync waited for nothing: no informer is registered \
+                 (asking the factory for one, e.g. factory.core().v1().pods(), registers it)"
+            );
+        } else {
+            tracing::warn!(
+                registered,
+                "wait_for_cache_sync waited for nothing: informers are registered but not \
+                 started (call start() first)"
+            );
         }
     }
 
     /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`
-    /// with the informers that had not synced yet.
+    /// with every informer that had not synced yet and its last list or watch failure.
     pub async fn wait_for_cache_sync_timeout(&self, timeout: Duration) -> Result<(), SyncError> {
         match tokio::time::timeout(timeout, self.wait_for_cache_sync()).await {
             Ok(r) => r,
             Err(_) => {
-                let mut pending: Vec<String> = self
-                    .lock()
-                    .entries
-                    .values()
-                    .filter(|e| e.running && !e.informer.has_synced())
-                    .map(|e| e.informer.name())
+                let mut pending: Vec<Unsynced> = self
+                    .running()
+                    .0
+                    .iter()
+                    .filter(|i| !i.has_synced())
+                    .map(|i| Unsynced {
+                        informer: i.name(),
+                        last_failure: i.last_failure(),
+                    })
                     .collect();
-                pending.sort();
+                pending.sort_by(|a, b| a.informer.cmp(&b.informer));
                 Err(SyncError {
-                    informer: pending.join(", "),
-                    reason: format!("not synced after {timeout:?}"),
+                    informer: pending
+                        .iter()
+                        .map(|p| p.informer.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    kind: SyncErrorKind::Timeout {
+                        after: timeout,
+                        pending,
+                    },
                 })
             }
         }
@@ -362,6 +411,59 @@ impl SharedInformerFactoryCore {
                 tracing::error!(error = %e, "an informer task failed");
             }
         }
+    }
+}
+
+/// What every informer factory does, typed (generated), dynamic or metadata-only: start
+/// its informers, wait for their caches, shut them down. One implementation over the
+/// factory core serves them all; a factory only says where its core is.
+///
+/// ```no_run
+/// # async fn run(client: informer_runtime::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use std::time::Duration;
+/// use informer_runtime::{DynamicSharedInformerFactory, InformerFactory};
+///
+/// let factory = DynamicSharedInformerFactory::new(client, Duration::ZERO);
+/// factory.start();
+/// factory.wait_for_cache_sync_timeout(Duration::from_secs(30)).await?;
+/// factory.shutdown().await;
+/// # Ok(())
+/// # }
+/// ```
+pub trait InformerFactory {
+    /// The factory core (client, options, registry).
+    fn factory_core(&self) -> &SharedInformerFactoryCore;
+
+    /// Starts every informer requested so far; later ones start at once. Idempotent.
+    /// Must be called inside a tokio runtime.
+    fn start(&self) {
+        self.factory_core().start();
+    }
+
+    /// Waits until every started informer has synced, or fails naming one that cannot
+    /// (see [`SharedInformerFactoryCore::wait_for_cache_sync`]).
+    fn wait_for_cache_sync(&self) -> impl Future<Output = Result<(), SyncError>> + Send {
+        self.factory_core().wait_for_cache_sync()
+    }
+
+    /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`
+    /// with every informer not synced and its last list or watch failure.
+    fn wait_for_cache_sync_timeout(
+        &self,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<(), SyncError>> + Send {
+        self.factory_core().wait_for_cache_sync_timeout(timeout)
+    }
+
+    /// Stops every informer and waits for their tasks to end.
+    fn shutdown(&self) -> impl Future<Output = ()> + Send {
+        self.factory_core().shutdown()
+    }
+}
+
+impl InformerFactory for SharedInformerFactoryCore {
+    fn factory_core(&self) -> &SharedInformerFactoryCore {
+        self
     }
 }
 
@@ -409,7 +511,22 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
         self
     }
 
-    /// A metadata transform every informer applies before caching.
+    /// Keep `metadata.managedFields` in every informer's cache.
+    ///
+    /// By default every informer of a factory drops them before any transform and before
+    /// caching: on real objects they are often most of the metadata (62% of a decoded Pod
+    /// with a few field managers), and controllers do not read them. Dropping them is
+    /// safe for writes too: an update or merge patch that omits `managedFields` leaves the
+    /// server's as they are (only a request that sets them replaces them), and only
+    /// server-side apply's own bookkeeping reads them. Keep them only to inspect field
+    /// ownership from the cache.
+    pub fn keep_managed_fields(mut self) -> Self {
+        self.options.keep_managed_fields = true;
+        self
+    }
+
+    /// A metadata transform every informer applies before caching (after managedFields
+    /// are dropped, before any per-informer transform).
     pub fn transform(
         mut self,
         transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,

@@ -156,40 +156,53 @@ pub struct UnknownResource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lister_watcher::ListWatch;
+    use crate::lister_watcher::{ListWatch, ObjectList, WatchStream};
     use crate::store::Indexers;
+    use futures_util::StreamExt;
     use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     use std::time::Duration;
 
-    fn unused_source() -> ListWatch<ConfigMap> {
-        let never = || {
-            Error::other(
-                crate::error::ErrorKind::InvalidState,
-                "informer",
-                "this informer is never run",
-            )
-        };
+    /// A source whose list holds one ConfigMap and whose watch never ends.
+    fn one_config_map() -> ListWatch<ConfigMap> {
         ListWatch::new(
-            move |_| std::future::ready(Err(never())),
-            move |_| std::future::ready(Err(never())),
+            |_| {
+                std::future::ready(Ok(ObjectList {
+                    metadata: ListMeta {
+                        resource_version: Some("1".into()),
+                        ..Default::default()
+                    },
+                    items: vec![ConfigMap {
+                        metadata: ObjectMeta {
+                            namespace: Some("a".into()),
+                            name: Some("cm".into()),
+                            ..Default::default()
+                        },
+                        ..Default::default()
+                    }],
+                }))
+            },
+            |_| {
+                let pending: WatchStream<ConfigMap> = futures_util::stream::pending().boxed();
+                std::future::ready(Ok(pending))
+            },
         )
     }
 
-    #[test]
-    fn erased_views_and_downcast() {
-        let inf = SharedIndexInformer::new(unused_source(), Duration::ZERO, Indexers::namespace());
-        inf.indexer().insert(Arc::new(ConfigMap {
-            metadata: ObjectMeta {
-                namespace: Some("a".into()),
-                name: Some("cm".into()),
-                ..Default::default()
-            },
-            ..Default::default()
-        }));
-        let g = GenericInformer::new(GroupVersionResource::new("", "v1", "configmaps"), inf);
-        assert_eq!(g.gvr().to_string(), "v1/configmaps");
+    #[tokio::test]
+    async fn erased_views_and_downcast() {
+        let inf = SharedIndexInformer::new(one_config_map(), Duration::ZERO, Indexers::namespace());
+        let g = GenericInformer::new(
+            GroupVersionResource::new("", "v1", "configmaps"),
+            inf.clone(),
+        );
         assert!(!g.has_synced());
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let task = tokio::spawn(inf.run(cancel.clone()));
+        inf.wait_for_sync().await.unwrap();
+        assert_eq!(g.gvr().to_string(), "v1/configmaps");
+        assert!(g.has_synced());
         assert!(g.downcast::<Pod>().is_none());
         assert_eq!(g.downcast::<ConfigMap>().unwrap().indexer().len(), 1);
         let any = g.get(Some("a"), "cm").unwrap();
@@ -199,5 +212,7 @@ mod tests {
         let json = g.get_json(Some("a"), "cm").unwrap().unwrap();
         assert_eq!(json["metadata"]["name"], "cm");
         assert_eq!(g.list_json().unwrap().len(), 1);
+        cancel.cancel();
+        task.await.unwrap();
     }
 }

@@ -191,3 +191,12 @@ impl<K: Send + Sync + 'static> ResourceEventHandler<K> for ResourceEventHandlerF
         }
     }
 }
+
+/// Why an event is emitted: handlers receive resync events only when their period is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A change seen by the reflector.
+    Change,
+    /// A periodic resync.
+    Resync,
+}

@@ -15,19 +15,19 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::delta_apply::{DeltaApplier, Origin};
-use crate::delta_fifo::{delta_queue, Delta, DeltaReceiver};
+use crate::delta_apply::DeltaApplier;
+use crate::delta_channel::{delta_queue, Delta, DeltaReceiver};
 use crate::error::Error;
-use crate::handler::{Event, ResourceEventHandler};
+use crate::failure::{ListFailure, SyncError, SyncErrorKind};
+use crate::handler::{Event, Origin, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
 use crate::object::Object;
 use crate::processor::Processor;
 use crate::reflector::{
-    ListFailure, Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler,
-    DEFAULT_PAGE_SIZE,
+    Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
-use crate::store::{CacheMode, Indexer, Indexers};
+use crate::store::{store, CacheMode, Indexer, Indexers};
 
 pub use crate::processor::HandlerRegistration;
 
@@ -47,6 +47,7 @@ struct Settings<K> {
     name: String,
     transform: Option<Transform<K>>,
     factory_transform: Option<MetaTransform>,
+    strip_managed_fields: bool,
     watch_error_handler: Option<WatchErrorHandler>,
     streaming_list: bool,
     page_size: i64,
@@ -102,7 +103,7 @@ impl<K: Object> SharedIndexInformer<K> {
         default_resync: Duration,
         indexers: Indexers<K>,
     ) -> Self {
-        let indexer = Indexer::new(indexers);
+        let (indexer, writer) = store(indexers);
         let synced = Arc::new(AtomicBool::new(false));
         let name = default_name::<K>();
         Self {
@@ -114,12 +115,13 @@ impl<K: Object> SharedIndexInformer<K> {
                     name: name.clone(),
                     transform: None,
                     factory_transform: None,
+                    strip_managed_fields: false,
                     watch_error_handler: None,
                     streaming_list: false,
                     page_size: DEFAULT_PAGE_SIZE,
                 }),
                 dispatch: Mutex::new(Dispatch {
-                    applier: DeltaApplier::new(indexer),
+                    applier: DeltaApplier::new(writer),
                     processor: Processor::new(name, synced.clone()),
                 }),
                 synced,
@@ -169,6 +171,14 @@ impl<K: Object> SharedIndexInformer<K> {
     pub(crate) fn set_factory_transform(&self, transform: MetaTransform) -> Result<(), Error> {
         self.ensure_not_started("a factory transform")?;
         lock(&self.inner.settings).factory_transform = Some(transform);
+        Ok(())
+    }
+
+    /// Drops `metadata.managedFields` from every object before any transform and before
+    /// caching (what factories do unless built with `keep_managed_fields()`).
+    pub(crate) fn set_strip_managed_fields(&self, strip: bool) -> Result<(), Error> {
+        self.ensure_not_started("set_strip_managed_fields")?;
+        lock(&self.inner.settings).strip_managed_fields = strip;
         Ok(())
     }
 
@@ -243,7 +253,8 @@ impl<K: Object> SharedIndexInformer<K> {
         (reg, stream)
     }
 
-    /// The informer's indexed store.
+    /// The informer's indexed store, read-only: only the informer writes it, so every
+    /// change reaches the handlers.
     pub fn indexer(&self) -> Indexer<K> {
         self.inner.indexer.clone()
     }
@@ -289,29 +300,45 @@ impl<K: Object> SharedIndexInformer<K> {
         )
     }
 
-    /// Waits until the informer has synced. Fails with the list error if the last list
-    /// failed terminally (see [`is_terminal_list_error`](crate::reflector::is_terminal_list_error)),
-    /// or if the informer stopped before syncing.
-    pub async fn wait_for_sync(&self) -> Result<(), Error> {
+    /// The last list or watch failure, if any (kept after the informer recovers).
+    pub fn last_failure(&self) -> Option<ListFailure> {
+        self.inner.status.last_failure()
+    }
+
+    /// Why the informer cannot sync, if it cannot: its last list failed terminally (see
+    /// [`ListFailure::terminal`]), or it stopped before syncing.
+    pub(crate) fn sync_blocker(&self) -> Option<SyncErrorKind> {
+        if self.has_synced() {
+            return None;
+        }
+        if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
+            return Some(SyncErrorKind::Failed(f));
+        }
+        self.is_stopped().then_some(SyncErrorKind::Stopped)
+    }
+
+    /// A receiver woken whenever this informer's sync progress may have changed.
+    pub(crate) fn subscribe(&self) -> tokio::sync::watch::Receiver<()> {
+        self.inner.status.subscribe()
+    }
+
+    /// Waits until the informer has synced. Fails with the list failure if the last list
+    /// failed terminally (see [`ListFailure::terminal`]), or if the informer stopped
+    /// before syncing. Woken by the informer's progress, not by polling.
+    pub async fn wait_for_sync(&self) -> Result<(), SyncError> {
+        let mut changed = self.subscribe();
         loop {
             if self.has_synced() {
                 return Ok(());
             }
-            if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
-                return Err(Error::other(
-                    crate::error::ErrorKind::NotSynced,
-                    format!("informer {}", self.name()),
-                    f.message,
-                ));
+            if let Some(kind) = self.sync_blocker() {
+                return Err(SyncError {
+                    informer: self.name(),
+                    kind,
+                });
             }
-            if self.is_stopped() {
-                return Err(Error::other(
-                    crate::error::ErrorKind::NotSynced,
-                    format!("informer {}", self.name()),
-                    "stopped before it synced",
-                ));
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            // The sender lives as long as this informer, so this only waits.
+            let _ = changed.changed().await;
         }
     }
 
@@ -349,6 +376,7 @@ impl<K: Object> SharedIndexInformer<K> {
                 this.process(rx, run_cancel.clone()),
             );
             this.inner.stopped.store(true, Ordering::Release);
+            this.inner.status.notify();
             let finished = lock(&this.inner.dispatch).processor.close();
             for f in finished {
                 let _ = f.await;
@@ -360,19 +388,29 @@ impl<K: Object> SharedIndexInformer<K> {
 
     fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
         let s = lock(&self.inner.settings);
-        let transform: Option<Transform<K>> =
-            match (s.factory_transform.clone(), s.transform.clone()) {
-                (None, None) => None,
-                (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
-                    meta(obj.meta_mut());
-                    obj
-                })),
-                (None, Some(t)) => Some(t),
-                (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
-                    meta(obj.meta_mut());
-                    t(obj)
-                })),
-            };
+        // managedFields go first, so neither transform ever sees them; then the factory's
+        // metadata transform, then the informer's own.
+        let strip = s.strip_managed_fields;
+        let meta: Option<MetaTransform> = match (strip, s.factory_transform.clone()) {
+            (false, t) => t,
+            (true, None) => Some(Arc::new(|m: &mut ObjectMeta| m.managed_fields = None)),
+            (true, Some(t)) => Some(Arc::new(move |m: &mut ObjectMeta| {
+                m.managed_fields = None;
+                t(m)
+            })),
+        };
+        let transform: Option<Transform<K>> = match (meta, s.transform.clone()) {
+            (None, None) => None,
+            (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
+                meta(obj.meta_mut());
+                obj
+            })),
+            (None, Some(t)) => Some(t),
+            (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
+                meta(obj.meta_mut());
+                t(obj)
+            })),
+        };
         let config = ReflectorConfig {
             name: s.name.clone(),
             page_size: s.page_size,
@@ -430,6 +468,7 @@ impl<K: Object> SharedIndexInformer<K> {
         });
         if applier.has_synced() && !self.inner.synced.load(Ordering::Acquire) {
             self.inner.synced.store(true, Ordering::Release);
+            self.inner.status.notify();
             tracing::debug!(informer = %self.name(), "cache synced");
         }
     }

@@ -1,22 +1,45 @@
 //! Runtime for typed, generated Kubernetes informers: the Rust counterpart of
 //! client-go's `tools/cache`, plus the HTTP client it lists and watches with.
 //!
-//! Data flows one way:
-//! [`ListerWatcher`](lister_watcher::ListerWatcher) → [`Reflector`](reflector::Reflector)
-//! → [delta queue](delta_fifo) → ([store](store), [handlers](handler)) → [listers](lister).
+//! Start from a factory: a generated `SharedInformerFactory` (the `informers` crate, or
+//! your CRDs' through `informer-gen`), or [`DynamicSharedInformerFactory`] and
+//! [`MetadataSharedInformerFactory`] for resources known at run time. Every factory is an
+//! [`InformerFactory`]: `start()`, `wait_for_cache_sync()`, `shutdown()`. Its informers
+//! are [`SharedIndexInformer`]s: add [`ResourceEventHandler`]s, read the cache through a
+//! [`Lister`].
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use informer_runtime::{Client, DynamicSharedInformerFactory, GroupVersionResource};
+//! use informer_runtime::{InformerFactory, Selector};
+//!
+//! let factory = DynamicSharedInformerFactory::new(Client::try_default().await?, Duration::ZERO);
+//! let pods = factory.for_resource(&GroupVersionResource::new("", "v1", "pods")).await?;
+//! factory.start();
+//! factory.wait_for_cache_sync().await?;
+//! println!("{} pods", pods.lister().list(&Selector::everything()).len());
+//! factory.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Data flows one way: a [`ListerWatcher`] → the reflector → a bounded channel of deltas
+//! → ([store](store), [handlers](handler)) → [listers](lister).
 #![deny(missing_docs)]
 
 pub mod api;
-pub mod backoff;
+mod backoff;
 pub mod client;
-pub mod delta_apply;
-pub mod delta_fifo;
+mod delta_apply;
+mod delta_channel;
 pub mod discovery;
 pub mod dynamic;
 pub mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 pub mod factory;
+pub mod failure;
 pub mod generic;
 pub mod handler;
 pub mod informer;
@@ -26,29 +49,32 @@ pub mod lister;
 pub mod lister_watcher;
 pub mod metadata;
 pub mod object;
-pub mod processor;
-pub mod reflector;
+mod processor;
+mod reflector;
 pub mod selector;
 pub mod stats;
 pub mod store;
+pub mod watch_event;
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
 pub use client::Client;
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::{ApiError, Error};
-pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
+pub use factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
+pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
 pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
 pub use informer::{HandlerRegistration, SharedIndexInformer};
 pub use list_options::{ListOptions, TweakListOptions};
 pub use lister::{Lister, NamespaceLister};
-pub use lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchEvent, WatchStream};
+pub use lister_watcher::{ListWatch, ListerWatcher};
 pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
 pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
-pub use stats::{render_prometheus, InformerStats};
-pub use store::{CacheMode, IndexFunc, Indexer, Indexers};
+pub use stats::{render_prometheus, HandlerStats, InformerStats};
+pub use store::{store, CacheMode, IndexFunc, Indexer, Indexers, StoreWriter};
+pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
 
 /// Re-exported so generated crates and users name one k8s-openapi.
 pub use k8s_openapi;

@@ -208,7 +208,7 @@ impl<K: Object> NamespaceLister<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Indexers;
+    use crate::store::{store, Indexers};
     use k8s_openapi::api::core::v1::ConfigMap;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
@@ -234,14 +234,14 @@ mod tests {
     }
 
     fn fill(indexers: Indexers<ConfigMap>) -> Lister<ConfigMap> {
-        let idx = Indexer::new(indexers);
+        let (idx, mut writer) = store(indexers);
         for o in [
             cm("a", "web-0", "web"),
             cm("a", "db-0", "db"),
             cm("b", "web-1", "web"),
             cm("", "global", "web"),
         ] {
-            idx.insert(o);
+            writer.insert(o);
         }
         Lister::new(idx)
     }
@@ -279,9 +279,9 @@ mod tests {
     fn long_namespaces_and_keys_still_resolve() {
         let long_ns = "n".repeat(100);
         let long_name = "x".repeat(400);
-        let idx = Indexer::new(Indexers::standard());
-        idx.insert(cm(&long_ns, &long_name, "web"));
-        idx.insert(cm("é", "ü", "web"));
+        let (idx, mut writer) = store(Indexers::standard());
+        writer.insert(cm(&long_ns, &long_name, "web"));
+        writer.insert(cm("é", "ü", "web"));
         let l = Lister::new(idx);
         assert_eq!(l.namespaced(&long_ns).namespace(), long_ns);
         assert!(l.namespaced(&long_ns).get(&long_name).is_some());

@@ -21,8 +21,7 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::delta_apply::Origin;
-use crate::handler::{Event, ResourceEventHandler};
+use crate::handler::{Event, Origin, ResourceEventHandler};
 use crate::stats::HandlerStats;
 
 /// The shortest per-handler resync period; shorter ones are raised to it (as in client-go).

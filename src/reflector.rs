@@ -19,55 +19,53 @@ use futures_util::StreamExt;
 use rand::Rng;
 use tokio_util::sync::CancellationToken;
 
+use tokio::sync::watch;
+
 use crate::backoff::{Backoff, BackoffConfig};
-use crate::delta_fifo::{Delta, DeltaSender};
+use crate::delta_channel::{Delta, DeltaSender};
 use crate::error::{ApiError, Error};
+use crate::failure::{ListFailure, Step};
 use crate::list_options::{ListOptions, ResourceVersionMatch};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::Object;
 use crate::stats::Counters;
 
 /// The default page size of a list.
-pub const DEFAULT_PAGE_SIZE: i64 = 500;
+pub(crate) const DEFAULT_PAGE_SIZE: i64 = 500;
 
 /// A function applied to every object before it is cached.
-pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
+pub(crate) type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
 
 /// Called with every list or watch error (client-go's `WatchErrorHandler`).
-pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
-
-/// True for list errors that retrying will not fix without someone changing something
-/// (bad request or selector, unauthenticated, forbidden, unknown resource): the reflector
-/// keeps retrying with backoff, but `wait_for_cache_sync` reports them instead of waiting.
-pub fn is_terminal_list_error(error: &Error) -> bool {
-    matches!(
-        error.status_code(),
-        Some(400 | 401 | 403 | 404 | 405 | 406 | 415 | 422)
-    )
-}
-
-/// The last failed list of a reflector.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListFailure {
-    /// The HTTP status, when the server answered.
-    pub code: Option<u16>,
-    /// The error, naming the server, resource and step.
-    pub message: String,
-    /// See [`is_terminal_list_error`].
-    pub terminal: bool,
-}
+pub(crate) type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
 
 /// What a running reflector shares with its informer.
-#[derive(Debug, Default)]
-pub struct ReflectorStatus {
+#[derive(Debug)]
+pub(crate) struct ReflectorStatus {
     last_sync_resource_version: Mutex<String>,
     list_failure: Mutex<Option<ListFailure>>,
+    last_failure: Mutex<Option<ListFailure>>,
+    /// Bumped whenever sync progress may have changed (a list failed or succeeded, the
+    /// informer synced or stopped), so waits are woken instead of polling.
+    changed: watch::Sender<()>,
     pub(crate) counters: Counters,
+}
+
+impl Default for ReflectorStatus {
+    fn default() -> Self {
+        Self {
+            last_sync_resource_version: Mutex::default(),
+            list_failure: Mutex::default(),
+            last_failure: Mutex::default(),
+            changed: watch::channel(()).0,
+            counters: Counters::default(),
+        }
+    }
 }
 
 impl ReflectorStatus {
     /// The resourceVersion of the last list, watch event or bookmark applied.
-    pub fn last_sync_resource_version(&self) -> String {
+    pub(crate) fn last_sync_resource_version(&self) -> String {
         self.last_sync_resource_version
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -75,11 +73,29 @@ impl ReflectorStatus {
     }
 
     /// The failure of the last list, cleared by the next successful one.
-    pub fn list_failure(&self) -> Option<ListFailure> {
+    pub(crate) fn list_failure(&self) -> Option<ListFailure> {
         self.list_failure
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// The last list or watch failure.
+    pub(crate) fn last_failure(&self) -> Option<ListFailure> {
+        self.last_failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// A receiver woken on every change of sync progress.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<()> {
+        self.changed.subscribe()
+    }
+
+    /// Wakes every wait on this informer.
+    pub(crate) fn notify(&self) {
+        self.changed.send_replace(());
     }
 
     fn set_resource_version(&self, rv: &str) {
@@ -94,22 +110,28 @@ impl ReflectorStatus {
 
     fn set_list_failure(&self, failure: Option<ListFailure>) {
         *self.list_failure.lock().unwrap_or_else(|e| e.into_inner()) = failure;
+        self.notify();
+    }
+
+    fn set_last_failure(&self, failure: ListFailure) {
+        *self.last_failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(failure);
+        self.notify();
     }
 }
 
 /// How a reflector lists and watches.
 #[derive(Clone)]
-pub struct ReflectorConfig {
+pub(crate) struct ReflectorConfig {
     /// Used in logs, e.g. `core/v1/pods`.
-    pub name: String,
+    pub(crate) name: String,
     /// Page size of lists.
-    pub page_size: i64,
+    pub(crate) page_size: i64,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
-    pub streaming_list: bool,
+    pub(crate) streaming_list: bool,
     /// Retry delays.
-    pub backoff: BackoffConfig,
+    pub(crate) backoff: BackoffConfig,
     /// Receives every list and watch error; by default they are logged.
-    pub watch_error_handler: Option<WatchErrorHandler>,
+    pub(crate) watch_error_handler: Option<WatchErrorHandler>,
 }
 
 impl std::fmt::Debug for ReflectorConfig {
@@ -137,7 +159,7 @@ impl Default for ReflectorConfig {
 }
 
 /// Lists and watches one resource into a delta queue.
-pub struct Reflector<K> {
+pub(crate) struct Reflector<K> {
     lister_watcher: Arc<dyn ListerWatcher<K>>,
     queue: DeltaSender<K>,
     transform: Option<Transform<K>>,
@@ -163,7 +185,7 @@ enum WatchEnd {
 
 impl<K: Object> Reflector<K> {
     /// A reflector feeding `queue`, applying `transform` to every object first.
-    pub fn new(
+    pub(crate) fn new(
         lister_watcher: Arc<dyn ListerWatcher<K>>,
         queue: DeltaSender<K>,
         transform: Option<Transform<K>>,
@@ -180,13 +202,14 @@ impl<K: Object> Reflector<K> {
     }
 
     /// Lists and watches until `cancel` fires or the queue's consumer is gone.
-    pub async fn run(self, cancel: CancellationToken) {
+    pub(crate) async fn run(self, cancel: CancellationToken) {
         let mut backoff = Backoff::new(self.config.backoff);
         let mut streaming = self.config.streaming_list;
         let mut list_from = "0".to_owned();
         let mut last_rv = String::new();
         let mut listed = false;
         let mut lists_started = 0u64;
+        let mut fell_back = false;
         loop {
             if cancel.is_cancelled() || self.queue.is_closed() {
                 return;
@@ -209,7 +232,10 @@ impl<K: Object> Reflector<K> {
                     Some(Err(e)) => WatchEnd::Failed(e),
                 }
             } else {
-                self.count_list(&mut lists_started);
+                // The list that follows a refused streaming list is the same list, not a relist.
+                if !std::mem::take(&mut fell_back) {
+                    self.count_list(&mut lists_started);
+                }
                 if streaming {
                     match self.streaming_list(&cancel, &mut last_rv).await {
                         Ok(end) => {
@@ -220,6 +246,7 @@ impl<K: Object> Reflector<K> {
                         Err(Some(reason)) => {
                             tracing::info!(informer = %self.config.name, %reason, "streaming list not available; falling back to list and watch");
                             streaming = false;
+                            fell_back = true;
                             continue;
                         }
                     }
@@ -235,13 +262,9 @@ impl<K: Object> Reflector<K> {
                         }
                         ListEnd::Stopped => return,
                         ListEnd::Failed(e) => {
-                            self.report(&e);
-                            self.status.set_list_failure(Some(ListFailure {
-                                code: e.status_code(),
-                                message: e.to_string(),
-                                terminal: is_terminal_list_error(&e),
-                            }));
-                            if !self.pause(&cancel, &mut backoff, &e).await {
+                            let failure = self.report(Step::List, e);
+                            self.status.set_list_failure(Some(failure.clone()));
+                            if !self.pause(&cancel, &mut backoff, &failure.error).await {
                                 return;
                             }
                             continue;
@@ -259,8 +282,8 @@ impl<K: Object> Reflector<K> {
                             format!("watch {}", self.config.name),
                             "the server closed the watch immediately",
                         );
-                        self.report(&e);
-                        if !self.pause(&cancel, &mut backoff, &e).await {
+                        let failure = self.report(Step::Watch, e);
+                        if !self.pause(&cancel, &mut backoff, &failure.error).await {
                             return;
                         }
                     }
@@ -272,7 +295,8 @@ impl<K: Object> Reflector<K> {
                     listed = false;
                 }
                 WatchEnd::Failed(e) => {
-                    self.report(&e);
+                    let failure = self.report(Step::Watch, e);
+                    let e = &failure.error;
                     // A client error other than throttling means the watch itself is wrong
                     // (e.g. permissions changed): start over with a list, which records it.
                     if matches!(e.status_code(), Some(code) if (400..500).contains(&code) && code != 429)
@@ -280,7 +304,7 @@ impl<K: Object> Reflector<K> {
                         list_from = last_rv.clone();
                         listed = false;
                     }
-                    if !self.pause(&cancel, &mut backoff, &e).await {
+                    if !self.pause(&cancel, &mut backoff, e).await {
                         return;
                     }
                 }
@@ -296,15 +320,19 @@ impl<K: Object> Reflector<K> {
         *lists_started += 1;
     }
 
-    fn report(&self, error: &Error) {
+    /// Counts, logs (or hands to the watch error handler) and records a failure.
+    fn report(&self, step: Step, error: Error) -> ListFailure {
         Counters::bump(&self.status.counters.errors);
         match &self.config.watch_error_handler {
-            Some(handler) => handler(error),
+            Some(handler) => handler(&error),
             None if error.is_gone() => {
                 tracing::info!(informer = %self.config.name, %error, "resource version expired")
             }
             None => tracing::warn!(informer = %self.config.name, %error, "list/watch failed"),
         }
+        let failure = ListFailure::new(step, error);
+        self.status.set_last_failure(failure.clone());
+        failure
     }
 
     /// Sleeps the backoff delay; false when cancelled meanwhile.
@@ -428,9 +456,11 @@ impl<K: Object> Reflector<K> {
         let stream = match self.open_watch(cancel, options).await {
             None => return Err(None),
             Some(Ok(stream)) => stream,
+            Some(Err(e)) if refuses_streaming(&e) => return Err(Some(e.to_string())),
             Some(Err(e)) => {
-                self.report(&e);
-                return Err(Some(e.to_string()));
+                let reason = e.to_string();
+                self.report(Step::List, e);
+                return Err(Some(reason));
             }
         };
         if !self.push(Delta::ListStart).await {
@@ -448,8 +478,9 @@ impl<K: Object> Reflector<K> {
             )),
             WatchEnd::Expired => Err(Some("the watch expired (410)".to_owned())),
             WatchEnd::Failed(e) => {
-                self.report(&e);
-                Err(Some(e.to_string()))
+                let reason = e.to_string();
+                self.report(Step::List, e);
+                Err(Some(reason))
             }
         }
     }
@@ -546,38 +577,13 @@ impl<K: Object> Reflector<K> {
     }
 }
 
-fn random_watch_timeout() -> i64 {
-    rand::rng().random_range(300..600)
+/// True when the server answered but refused the streaming-list parameters: it cannot
+/// stream lists (an older server, or the WatchList feature is off). That is expected, not
+/// an error; a real problem (e.g. a forbidden list) shows in the list that follows.
+fn refuses_streaming(e: &Error) -> bool {
+    matches!(e.status_code(), Some(c) if (400..500).contains(&c) && !matches!(c, 408 | 410 | 429))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::ApiError;
-
-    fn api(code: u16) -> Error {
-        Error::from(ApiError {
-            code,
-            reason: String::new(),
-            message: String::new(),
-            details: None,
-            context: "list pods".into(),
-            retry_after: None,
-        })
-    }
-
-    #[test]
-    fn which_list_errors_are_terminal() {
-        for code in [400, 401, 403, 404, 422] {
-            assert!(is_terminal_list_error(&api(code)), "{code}");
-        }
-        for code in [410, 429, 500, 503, 504] {
-            assert!(!is_terminal_list_error(&api(code)), "{code}");
-        }
-        assert!(!is_terminal_list_error(&Error::other(
-            crate::error::ErrorKind::Protocol,
-            "list pods",
-            "connection refused"
-        )));
-    }
+fn random_watch_timeout() -> i64 {
+    rand::rng().random_range(300..600)
 }

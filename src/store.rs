@@ -351,10 +351,13 @@ impl<K: Object> StoreInner<K> {
     }
 }
 
-/// A thread-safe, indexed map of objects keyed `namespace/name` (or `name`), held as
-/// `Arc<K>` or compactly (see [`CacheMode`]). Cheap to clone; clones share the same data.
+/// The read side of a thread-safe, indexed map of objects keyed `namespace/name` (or
+/// `name`), held as `Arc<K>` or compactly (see [`CacheMode`]). Cheap to clone; clones
+/// share the same data.
 ///
-/// Reads take a shared lock only; an informer is the only writer of its indexer.
+/// Read-only: only the [`StoreWriter`] made with it changes the contents, and an
+/// informer keeps its writer to itself, so every change to its cache reaches its
+/// handlers (kube-runtime's `Store` and `Writer`). Reads take a shared lock only.
 pub struct Indexer<K> {
     inner: Arc<RwLock<StoreInner<K>>>,
 }
@@ -364,12 +367,6 @@ impl<K> Clone for Indexer<K> {
         Self {
             inner: self.inner.clone(),
         }
-    }
-}
-
-impl<K: Object> Default for Indexer<K> {
-    fn default() -> Self {
-        Self::new(Indexers::new())
     }
 }
 
@@ -384,9 +381,94 @@ impl<K: Object> std::fmt::Debug for Indexer<K> {
     }
 }
 
+/// An empty store with `indexers`, holding objects decoded: its read side, for listers
+/// and readers, and its only writer (kube-runtime's `reflector::store()`).
+///
+/// ```
+/// use std::sync::Arc;
+/// use informer_runtime::store::{store, Indexers};
+/// use informer_runtime::{Lister, Selector};
+/// use k8s_openapi::api::core::v1::ConfigMap;
+/// use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+///
+/// let (reader, mut writer) = store::<ConfigMap>(Indexers::namespace());
+/// writer.insert(Arc::new(ConfigMap {
+///     metadata: ObjectMeta { namespace: Some("a".into()), name: Some("cm".into()), ..Default::default() },
+///     ..Default::default()
+/// }));
+/// let lister = Lister::new(reader);
+/// assert_eq!(lister.namespaced("a").list(&Selector::everything()).len(), 1);
+/// ```
+pub fn store<K: Object>(indexers: Indexers<K>) -> (Indexer<K>, StoreWriter<K>) {
+    let reader = Indexer::new(indexers);
+    let writer = StoreWriter {
+        store: reader.clone(),
+    };
+    (reader, writer)
+}
+
+/// The only writer of a store made by [`store`]; not `Clone`, so one owner changes the
+/// contents. Writes go through it; reads through its [`Indexer`].
+pub struct StoreWriter<K> {
+    store: Indexer<K>,
+}
+
+impl<K: Object> std::fmt::Debug for StoreWriter<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreWriter")
+            .field("store", &self.store)
+            .finish()
+    }
+}
+
+impl<K: Object> StoreWriter<K> {
+    /// The read side of this writer's store.
+    pub fn reader(&self) -> Indexer<K> {
+        self.store.clone()
+    }
+
+    /// Reads of the store, without a clone of its handle.
+    pub(crate) fn store(&self) -> &Indexer<K> {
+        &self.store
+    }
+
+    /// Chooses how objects are held. Fails, changing nothing, once the store holds objects.
+    pub fn set_cache_mode(&mut self, mode: CacheMode) -> Result<(), Error> {
+        self.store.set_cache_mode(mode)
+    }
+
+    /// Stores `obj` under its key, replacing and returning the previous object.
+    pub fn insert(&mut self, obj: Arc<K>) -> Option<Arc<K>> {
+        let key = object_key(obj.as_ref());
+        self.insert_with_key(key, obj)
+    }
+
+    /// Stores `obj` under `key`, replacing and returning the previous object.
+    pub fn insert_with_key(&mut self, key: String, obj: Arc<K>) -> Option<Arc<K>> {
+        self.store.write().put(&key, &obj)
+    }
+
+    /// Removes and returns the object stored under `key`.
+    pub fn remove(&mut self, key: &str) -> Option<Arc<K>> {
+        self.store.write().take(key).and_then(|(_, old)| old)
+    }
+
+    /// Replaces the whole content with `objs`.
+    pub fn replace(&mut self, objs: impl IntoIterator<Item = Arc<K>>) {
+        let mut inner = self.store.write();
+        inner.items.clear();
+        for index in inner.indices.values_mut() {
+            index.clear();
+        }
+        lock(&inner.hot).clear();
+        for obj in objs {
+            inner.put(&object_key(obj.as_ref()), &obj);
+        }
+    }
+}
+
 impl<K: Object> Indexer<K> {
-    /// An empty store with `indexers`, holding objects decoded.
-    pub fn new(indexers: Indexers<K>) -> Self {
+    fn new(indexers: Indexers<K>) -> Self {
         let indices = indexers
             .funcs
             .keys()
@@ -418,8 +500,9 @@ impl<K: Object> Indexer<K> {
         self.read().mode
     }
 
-    /// Chooses how objects are held. Fails, changing nothing, once the store holds objects.
-    pub fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
+    /// Chooses how objects are held (the informer's setting, before it starts). Fails,
+    /// changing nothing, once the store holds objects.
+    pub(crate) fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
         let mut inner = self.write();
         if !inner.items.is_empty() {
             return Err(Error::other(
@@ -568,35 +651,6 @@ impl<K: Object> Indexer<K> {
         }
         Ok(())
     }
-
-    /// Stores `obj` under its key, replacing and returning the previous object.
-    pub fn insert(&self, obj: Arc<K>) -> Option<Arc<K>> {
-        let key = object_key(obj.as_ref());
-        self.insert_with_key(key, obj)
-    }
-
-    /// Stores `obj` under `key`, replacing and returning the previous object.
-    pub fn insert_with_key(&self, key: String, obj: Arc<K>) -> Option<Arc<K>> {
-        self.write().put(&key, &obj)
-    }
-
-    /// Removes and returns the object stored under `key`.
-    pub fn remove(&self, key: &str) -> Option<Arc<K>> {
-        self.write().take(key).and_then(|(_, old)| old)
-    }
-
-    /// Replaces the whole content with `objs`.
-    pub fn replace(&self, objs: impl IntoIterator<Item = Arc<K>>) {
-        let mut inner = self.write();
-        inner.items.clear();
-        for index in inner.indices.values_mut() {
-            index.clear();
-        }
-        lock(&inner.hot).clear();
-        for obj in objs {
-            inner.put(&object_key(obj.as_ref()), &obj);
-        }
-    }
 }
 
 fn unknown_index(name: &str) -> Error {
@@ -641,39 +695,39 @@ mod tests {
 
     #[test]
     fn insert_get_remove_by_key() {
-        let s = Indexer::new(Indexers::namespace());
-        assert!(s.insert(cm("a", "x", "web")).is_none());
-        assert!(s.insert(cm("", "cluster", "web")).is_none());
+        let (s, mut w) = store(Indexers::namespace());
+        assert!(w.insert(cm("a", "x", "web")).is_none());
+        assert!(w.insert(cm("", "cluster", "web")).is_none());
         assert_eq!(s.len(), 2);
         assert!(s.get_by_key("a/x").is_some());
         assert!(s.get_by_key("cluster").is_some());
         assert!(s.get_by_key("x").is_none());
-        let old = s.insert(cm("a", "x", "db")).unwrap();
+        let old = w.insert(cm("a", "x", "db")).unwrap();
         assert_eq!(app_index(&old), vec!["web"]);
         assert_eq!(s.len(), 2);
-        assert!(s.remove("a/x").is_some());
-        assert!(s.remove("a/x").is_none());
+        assert!(w.remove("a/x").is_some());
+        assert!(w.remove("a/x").is_none());
         assert_eq!(s.list_keys(), vec!["cluster"]);
     }
 
     #[test]
     fn namespace_index_follows_updates_and_deletes() {
-        let s = Indexer::new(Indexers::namespace().with("app", app_index));
-        s.insert(cm("a", "x", "web"));
-        s.insert(cm("a", "y", "db"));
-        s.insert(cm("b", "z", "web"));
+        let (s, mut w) = store(Indexers::namespace().with("app", app_index));
+        w.insert(cm("a", "x", "web"));
+        w.insert(cm("a", "y", "db"));
+        w.insert(cm("b", "z", "web"));
         assert_eq!(s.by_index(NAMESPACE_INDEX, "a").unwrap().len(), 2);
         assert_eq!(
             sorted(s.index_keys("app", "web").unwrap()),
             vec!["a/x", "b/z"]
         );
-        s.insert(cm("a", "x", "db"));
+        w.insert(cm("a", "x", "db"));
         assert_eq!(s.index_keys("app", "web").unwrap(), vec!["b/z"]);
         assert_eq!(
             sorted(s.list_index_func_values("app").unwrap()),
             vec!["db", "web"]
         );
-        s.remove("b/z");
+        w.remove("b/z");
         assert_eq!(s.list_index_func_values("app").unwrap(), vec!["db"]);
         assert!(s.by_index(NAMESPACE_INDEX, "b").unwrap().is_empty());
         let err = s.by_index("nope", "a").unwrap_err().to_string();
@@ -682,13 +736,13 @@ mod tests {
 
     #[test]
     fn indexers_added_later_index_existing_items() {
-        let s = Indexer::new(Indexers::namespace());
-        s.insert(cm("a", "x", "web"));
-        s.insert(cm("b", "y", "web"));
+        let (s, mut w) = store(Indexers::namespace());
+        w.insert(cm("a", "x", "web"));
+        w.insert(cm("b", "y", "web"));
         s.add_indexers(Indexers::new().with("app", app_index))
             .unwrap();
         assert_eq!(s.by_index("app", "web").unwrap().len(), 2);
-        s.insert(cm("c", "z", "web"));
+        w.insert(cm("c", "z", "web"));
         assert_eq!(s.by_index("app", "web").unwrap().len(), 3);
         let dup = s
             .add_indexers(Indexers::new().with("app", app_index))
@@ -700,9 +754,9 @@ mod tests {
 
     #[test]
     fn replace_resets_content_and_indices() {
-        let s = Indexer::new(Indexers::namespace());
-        s.insert(cm("a", "x", "web"));
-        s.replace([cm("b", "y", "web"), cm("b", "z", "web")]);
+        let (s, mut w) = store(Indexers::namespace());
+        w.insert(cm("a", "x", "web"));
+        w.replace([cm("b", "y", "web"), cm("b", "z", "web")]);
         assert_eq!(sorted(s.list_keys()), vec!["b/y", "b/z"]);
         assert!(s.by_index(NAMESPACE_INDEX, "a").unwrap().is_empty());
         assert_eq!(s.by_index(NAMESPACE_INDEX, "b").unwrap().len(), 2);
@@ -710,18 +764,18 @@ mod tests {
 
     #[test]
     fn cluster_scoped_objects_have_no_namespace_value() {
-        let s = Indexer::new(Indexers::namespace());
-        s.insert(cm("", "n", "web"));
+        let (s, mut w) = store(Indexers::namespace());
+        w.insert(cm("", "n", "web"));
         assert!(s
             .list_index_func_values(NAMESPACE_INDEX)
             .unwrap()
             .is_empty());
     }
 
-    fn with_mode(mode: CacheMode) -> Indexer<ConfigMap> {
-        let s = Indexer::new(Indexers::standard().with("app", app_index));
-        s.set_cache_mode(mode).unwrap();
-        s
+    fn with_mode(mode: CacheMode) -> (Indexer<ConfigMap>, StoreWriter<ConfigMap>) {
+        let (s, mut w) = store(Indexers::standard().with("app", app_index));
+        w.set_cache_mode(mode).unwrap();
+        (s, w)
     }
 
     #[test]
@@ -731,17 +785,17 @@ mod tests {
             CacheMode::compact(0),
             CacheMode::compact(2),
         ] {
-            let s = with_mode(mode);
+            let (s, mut w) = with_mode(mode);
             assert_eq!(s.cache_mode(), mode);
             for i in 0..10 {
-                s.insert(cm(
+                w.insert(cm(
                     if i % 2 == 0 { "a" } else { "b" },
                     &format!("x{i}"),
                     "web",
                 ));
             }
-            s.insert(cm("", "cluster", "db"));
-            let old = s.insert(cm("a", "x0", "db")).unwrap();
+            w.insert(cm("", "cluster", "db"));
+            let old = w.insert(cm("a", "x0", "db")).unwrap();
             assert_eq!(app_index(&old), vec!["web"], "{mode:?}");
             assert_eq!(
                 s.get_by_key("a/x0").unwrap(),
@@ -764,13 +818,13 @@ mod tests {
                 5,
                 "{mode:?}"
             );
-            assert_eq!(s.remove("b/x1").unwrap(), cm("b", "x1", "web"), "{mode:?}");
+            assert_eq!(w.remove("b/x1").unwrap(), cm("b", "x1", "web"), "{mode:?}");
             assert!(s.get_by_key("b/x1").is_none(), "{mode:?}");
             assert_eq!(s.list().len(), 10, "{mode:?}");
             s.add_indexers(Indexers::new().with("again", app_index))
                 .unwrap();
             assert_eq!(s.by_index("again", "db").unwrap().len(), 2, "{mode:?}");
-            s.replace([cm("c", "y", "web")]);
+            w.replace([cm("c", "y", "web")]);
             assert_eq!(s.list(), vec![cm("c", "y", "web")], "{mode:?}");
             assert!(s.get_by_key("a/x0").is_none(), "{mode:?}");
             assert!(s.by_index("app", "db").unwrap().is_empty(), "{mode:?}");
@@ -779,9 +833,9 @@ mod tests {
 
     #[test]
     fn the_hot_set_stays_bounded_and_current() {
-        let s = with_mode(CacheMode::compact(2));
+        let (s, mut w) = with_mode(CacheMode::compact(2));
         for i in 0..5 {
-            s.insert(cm("a", &format!("x{i}"), "web"));
+            w.insert(cm("a", &format!("x{i}"), "web"));
         }
         for _ in 0..3 {
             for i in 0..5 {
@@ -793,7 +847,7 @@ mod tests {
         let order = s.read().hot.lock().unwrap().order.len();
         assert!(order <= 4, "{order} keys in the eviction order");
         let before = s.get_by_key("a/x4").unwrap();
-        s.insert(cm("a", "x4", "db"));
+        w.insert(cm("a", "x4", "db"));
         let after = s.get_by_key("a/x4").unwrap();
         assert_ne!(before, after);
         assert_eq!(app_index(&after), vec!["db"]);
@@ -801,8 +855,8 @@ mod tests {
 
     #[test]
     fn the_cache_mode_is_chosen_while_empty() {
-        let s = with_mode(CacheMode::Full);
-        s.insert(cm("a", "x", "web"));
+        let (s, mut w) = with_mode(CacheMode::Full);
+        w.insert(cm("a", "x", "web"));
         let err = s.set_cache_mode(CacheMode::compact(8)).unwrap_err();
         assert!(err.to_string().contains("1 objects"), "{err}");
         assert_eq!(s.cache_mode(), CacheMode::Full);

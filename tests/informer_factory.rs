@@ -5,12 +5,14 @@
 
 mod support;
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use informer_runtime::client::Config;
 use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::{
     Client, FactoryBuilder, Indexers, ListOptions, SharedIndexInformer, SharedInformerFactoryCore,
+    SyncErrorKind,
 };
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use support::{status, Reply, Seen, Server};
@@ -143,7 +145,8 @@ async fn factory_syncs_names_failures_composes_transforms_and_shuts_down() {
         .expect("sync hung")
         .unwrap_err();
     assert_eq!(err.informer, "core/v1/configmaps");
-    assert!(err.reason.contains("404"), "{}", err.reason);
+    assert_eq!(err.status_code(), Some(404), "{err}");
+    assert!(err.to_string().contains("404"), "{err}");
     assert!(cms.is_started());
 
     tokio::time::timeout(Duration::from_secs(30), core.shutdown())
@@ -175,6 +178,60 @@ async fn wait_with_timeout_names_the_informers_still_syncing() {
         .await
         .unwrap_err();
     assert_eq!(err.informer, "a, b, core/v1/pods");
-    assert!(err.reason.contains("not synced"), "{}", err.reason);
+    let text = err.to_string();
+    assert!(text.contains("not synced"), "{text}");
+    // Each informer is named with its last failure: the server's 503.
+    let SyncErrorKind::Timeout { pending, .. } = &err.kind else {
+        panic!("not a timeout: {err}");
+    };
+    let names: Vec<&str> = pending.iter().map(|p| p.informer.as_str()).collect();
+    assert_eq!(names, ["a", "b", "core/v1/pods"]);
+    for p in pending {
+        let failure = p.last_failure.as_ref().expect("no failure recorded");
+        assert_eq!(failure.code, Some(503), "{text}");
+        assert!(!failure.terminal);
+    }
+    assert_eq!(text.matches("etcd is down").count(), 3, "{text}");
     core.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn managed_fields_are_dropped_before_transforms_unless_kept() {
+    let server = Server::start(None, serve).await;
+    for keep in [false, true] {
+        let client = Client::new(Config::new(&server.url)).unwrap();
+        let builder = FactoryBuilder::<Factory>::new(client).namespace("shop");
+        let builder = if keep {
+            builder.keep_managed_fields()
+        } else {
+            builder
+        };
+        // What the factory transform and the informer's own transform see.
+        let seen_by_factory = Arc::new(Mutex::new(Vec::new()));
+        let seen_by_informer = Arc::new(Mutex::new(Vec::new()));
+        let f = seen_by_factory.clone();
+        let Factory(core) = builder
+            .transform(move |meta| f.lock().unwrap().push(meta.managed_fields.is_some()))
+            .build();
+        let i = seen_by_informer.clone();
+        let pods = core.informer_for::<Pod>("core/v1/pods", |c| {
+            let inf = informer_for::<Pod>(c);
+            inf.set_transform(move |p: Pod| {
+                i.lock().unwrap().push(p.metadata.managed_fields.is_some());
+                p
+            })
+            .unwrap();
+            inf
+        });
+        core.start();
+        tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
+            .await
+            .expect("sync hung")
+            .unwrap();
+        let web0 = pods.indexer().get_by_key("shop/web-0").unwrap();
+        assert_eq!(web0.metadata.managed_fields.is_some(), keep, "keep: {keep}");
+        assert_eq!(*seen_by_factory.lock().unwrap(), vec![keep]);
+        assert_eq!(*seen_by_informer.lock().unwrap(), vec![keep]);
+        core.shutdown().await;
+    }
 }

@@ -275,6 +275,10 @@ async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupporte
     .await;
     let inf = informer(&server);
     inf.set_streaming_list(true).unwrap();
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let e2 = errors.clone();
+    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
+        .unwrap();
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
@@ -286,6 +290,55 @@ async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupporte
     })
     .await;
     assert!(inf.indexer().get_by_key("team/a").is_some());
+    // The fallback is expected: no error counted, none reported, none recorded.
+    assert_eq!(inf.stats().errors, 0);
+    assert!(errors.lock().unwrap().is_empty(), "{errors:?}");
+    assert!(inf.last_failure().is_none());
+    // Falling back is for good: one streaming attempt, then lists and watches only.
+    let streaming = server
+        .seen()
+        .iter()
+        .filter(|s| param(s, "sendInitialEvents").is_some())
+        .count();
+    assert_eq!(streaming, 1);
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_refused_as_invalid_falls_back_without_an_error() {
+    // What a kube-apiserver without the WatchList feature answers.
+    let server = Server::start(None, move |seen| {
+        if param(seen, "sendInitialEvents").is_some() {
+            return Reply::json(
+                422,
+                status(
+                    422,
+                    "Invalid",
+                    "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+                ),
+            );
+        }
+        if param(seen, "watch").is_none() {
+            return Reply::json(200, list(&[("a", "3")], "4", None));
+        }
+        let mut r = Reply::chunks(200, vec![bookmark("4")]);
+        r.pause = Duration::from_secs(5);
+        r
+    })
+    .await;
+    let inf = informer(&server);
+    inf.set_streaming_list(true).unwrap();
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
+        .await
+        .expect("no sync")
+        .unwrap();
+    assert!(inf.indexer().get_by_key("team/a").is_some());
+    let stats = inf.stats();
+    assert_eq!((stats.errors, stats.lists), (0, 1), "{stats:?}");
+    assert!(inf.last_failure().is_none());
     cancel.cancel();
     task.await.unwrap();
 }

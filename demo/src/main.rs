@@ -19,6 +19,7 @@ use test_apiserver::{fixtures, RunningServer, TestApiServer};
 
 const SAMPLE_PODS: usize = 300;
 const SAMPLE_NAMESPACES: usize = 3;
+const SAMPLE_CONFIG_MAPS: usize = 12;
 
 #[derive(Default)]
 struct Counts {
@@ -43,13 +44,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let factory = SharedInformerFactory::builder(client)
         .default_resync(Duration::ZERO)
         .build();
+    // Asking for an accessor registers its informer: `start()` and `wait_for_cache_sync()`
+    // below include both.
     let pods = factory.core().v1().pods();
     let config_maps = factory.core().v1().config_maps();
 
     let counts = Arc::new(Counts::default());
     let c = counts.clone();
     let (u, d) = (counts.clone(), counts.clone());
-    pods.informer().add_event_handler(
+    let registration = pods.informer().add_event_handler(
         ResourceEventHandlerFuncs::default()
             .on_add(move |pod: &Arc<Pod>, in_initial_list| {
                 c.added.fetch_add(1, Ordering::Relaxed);
@@ -75,6 +78,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let started = std::time::Instant::now();
     factory.start();
     factory.wait_for_cache_sync().await?;
+    // The cache is synced; the handler runs on its own task and may still be taking in
+    // the initial adds.
+    wait_until(|| registration.has_synced()).await?;
     println!(
         "caches synced in {:.0?}: {} pods, {} config maps (initial adds delivered: {})",
         started.elapsed(),
@@ -130,8 +136,16 @@ async fn connect(
         .seed_namespaces(SAMPLE_NAMESPACES)
         .start()
         .await?;
+    for i in 0..SAMPLE_CONFIG_MAPS {
+        let ns = format!("ns-{}", i % SAMPLE_NAMESPACES);
+        server.create(
+            "configmaps",
+            Some(&ns),
+            fixtures::config_map(&ns, &format!("settings-{i}"), i),
+        )?;
+    }
     println!(
-        "using the embedded test API server at {} with {SAMPLE_PODS} sample pods in {SAMPLE_NAMESPACES} namespaces",
+        "using the embedded test API server at {} with {SAMPLE_PODS} sample pods and {SAMPLE_CONFIG_MAPS} config maps in {SAMPLE_NAMESPACES} namespaces",
         server.url()
     );
     let client = Client::new(Config::new(server.url()))?;

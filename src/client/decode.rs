@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::decode_pool::Batch;
 use crate::error::Error;
-use crate::lister_watcher::{Bookmark, WatchEvent};
+use crate::watch_event::{Bookmark, WatchEvent};
 
 /// How many bytes of an undecodable watch line an error quotes.
 const QUOTED_LINE_BYTES: usize = 200;

@@ -35,7 +35,7 @@ pub use kubeconfig::KubeConfigOptions;
 
 use crate::error::{ConfigErrorKind, Error, ErrorKind};
 use crate::list_options::ListOptions;
-use crate::lister_watcher::{ObjectList, WatchEvent, WatchStream};
+use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder};
 use decode_pool::{Batch, DecodePool};

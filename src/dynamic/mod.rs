@@ -15,7 +15,7 @@ pub use resource_informer::ResourceInformer;
 use crate::client::Client;
 use crate::discovery::{ApiResource, Discovery};
 use crate::error::Error;
-use crate::factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
+use crate::factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
 use crate::object::GroupVersionResource;
@@ -61,6 +61,12 @@ impl From<SharedInformerFactoryCore> for DynamicSharedInformerFactory {
     }
 }
 
+impl InformerFactory for DynamicSharedInformerFactory {
+    fn factory_core(&self) -> &SharedInformerFactoryCore {
+        &self.core
+    }
+}
+
 impl DynamicSharedInformerFactory {
     /// A factory for every namespace, resyncing every `default_resync` (zero: never).
     pub fn new(client: Client, default_resync: Duration) -> Self {
@@ -76,12 +82,6 @@ impl DynamicSharedInformerFactory {
     /// A builder for namespace, tweak, resync and transform options.
     pub fn builder(client: Client) -> FactoryBuilder<Self> {
         FactoryBuilder::new(client)
-    }
-
-    /// The factory core (client, options, registry); named like the typed and metadata
-    /// factories' method.
-    pub fn factory_core(&self) -> &SharedInformerFactoryCore {
-        &self.core
     }
 
     /// The discovery client resources are resolved with (cached, shared with the factory).
@@ -114,26 +114,6 @@ impl DynamicSharedInformerFactory {
             },
         );
         ResourceInformer::new(resource.clone(), informer)
-    }
-
-    /// Starts every informer requested so far; later ones start at once. Idempotent.
-    pub fn start(&self) {
-        self.core.start();
-    }
-
-    /// Waits until every started informer has synced, or fails naming one that cannot.
-    pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
-        self.core.wait_for_cache_sync().await
-    }
-
-    /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`.
-    pub async fn wait_for_cache_sync_timeout(&self, timeout: Duration) -> Result<(), SyncError> {
-        self.core.wait_for_cache_sync_timeout(timeout).await
-    }
-
-    /// Stops every informer and waits for their tasks to end.
-    pub async fn shutdown(&self) {
-        self.core.shutdown().await;
     }
 }
 

@@ -16,7 +16,7 @@ use crate::client::Client;
 use crate::discovery::{ApiResource, Discovery};
 use crate::dynamic::{require_list_watch, PathListWatch, ResourceInformer};
 use crate::error::Error;
-use crate::factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
+use crate::factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
 use crate::informer::SharedIndexInformer;
 use crate::list_options::TweakListOptions;
 use crate::lister_watcher::ListWatch;
@@ -81,6 +81,12 @@ impl From<SharedInformerFactoryCore> for MetadataSharedInformerFactory {
     }
 }
 
+impl InformerFactory for MetadataSharedInformerFactory {
+    fn factory_core(&self) -> &SharedInformerFactoryCore {
+        &self.core
+    }
+}
+
 impl MetadataSharedInformerFactory {
     /// A factory for every namespace, resyncing every `default_resync` (zero: never).
     pub fn new(client: Client, default_resync: Duration) -> Self {
@@ -96,12 +102,6 @@ impl MetadataSharedInformerFactory {
     /// A builder for namespace, tweak, resync and transform options.
     pub fn builder(client: Client) -> FactoryBuilder<Self> {
         FactoryBuilder::new(client)
-    }
-
-    /// The factory core (client, options, registry). Not `core()`: that is the core API
-    /// group's accessor of the generated `MetadataGroups`.
-    pub fn factory_core(&self) -> &SharedInformerFactoryCore {
-        &self.core
     }
 
     /// The discovery client resources are resolved with.
@@ -148,26 +148,6 @@ impl MetadataSharedInformerFactory {
             new_informer(core, &resource, resync)
         });
         ResourceInformer::new(resource, informer)
-    }
-
-    /// Starts every informer requested so far; later ones start at once. Idempotent.
-    pub fn start(&self) {
-        self.core.start();
-    }
-
-    /// Waits until every started informer has synced, or fails naming one that cannot.
-    pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
-        self.core.wait_for_cache_sync().await
-    }
-
-    /// Like [`wait_for_cache_sync`](Self::wait_for_cache_sync), failing after `timeout`.
-    pub async fn wait_for_cache_sync_timeout(&self, timeout: Duration) -> Result<(), SyncError> {
-        self.core.wait_for_cache_sync_timeout(timeout).await
-    }
-
-    /// Stops every informer and waits for their tasks to end.
-    pub async fn shutdown(&self) {
-        self.core.shutdown().await;
     }
 }
 

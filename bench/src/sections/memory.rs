@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{CacheMode, Client, MetadataSharedInformerFactory};
+use informer_runtime::{CacheMode, Client, InformerFactory, MetadataSharedInformerFactory};
 use informers::MetadataGroups;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::List;

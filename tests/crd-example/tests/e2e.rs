@@ -12,7 +12,7 @@ use std::time::Duration;
 use crd_example::crds::{MetadataGroups, SharedInformerFactory};
 use informer_runtime::client::Config;
 use informer_runtime::{
-    Client, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
+    Client, InformerFactory, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
 };
 use serde_json::{json, Value};
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};

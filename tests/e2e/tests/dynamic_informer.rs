@@ -10,7 +10,9 @@ use std::time::Duration;
 use common::{client, eventually};
 use informer_runtime::discovery::Discovery;
 use informer_runtime::dynamic::{DynamicObject, DynamicSharedInformerFactory};
-use informer_runtime::{Deleted, Error, GroupVersionResource, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::{
+    Deleted, Error, GroupVersionResource, InformerFactory, ResourceEventHandlerFuncs, Selector,
+};
 use k8s_openapi::api::core::v1::{Node, Pod};
 use test_apiserver::resource::ResourceSpec;
 use test_apiserver::{fixtures, TestApiServer};

@@ -13,7 +13,8 @@ use informer_runtime::metadata::{
     MetadataSharedInformerFactory, LIST_ACCEPT, PARTIAL_OBJECT_METADATA, WATCH_ACCEPT,
 };
 use informer_runtime::{
-    GroupVersionResource, ListOptions, ResourceEventHandlerFuncs, Selector, WatchEvent,
+    GroupVersionResource, InformerFactory, ListOptions, ResourceEventHandlerFuncs, Selector,
+    WatchEvent,
 };
 use informers::{MetadataGroups, SharedInformerFactory};
 use k8s_openapi::api::apps::v1::Deployment;

@@ -1,35 +1,22 @@
-//! The in-order delta queue between the reflector and the store + handlers
-//! (client-go's `RealFIFO`): every change the reflector sees is queued once, in the order
-//! it was seen, and applied in that order.
+//! A bounded channel of deltas from the reflector to the loop that applies them to the
+//! store and hands them to handlers. It does what client-go's `RealFIFO` does for
+//! informers (every change the reflector sees is delivered once, in the order it was
+//! seen), but it is a channel, not client-go's keyed `DeltaFIFO`: nothing is merged or
+//! looked up by key on the way.
 //!
-//! The queue is bounded so a reflector that decodes faster than the cache applies waits
-//! instead of piling up pages: a relist never holds much more than one page beyond the
-//! cache itself.
+//! It is bounded so a reflector that decodes faster than the cache applies waits instead
+//! of piling up pages: a relist never holds much more than one page beyond the cache
+//! itself.
 
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-/// The kind of a [`Delta`] (client-go's `DeltaType`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DeltaType {
-    /// A watch ADDED event.
-    Added,
-    /// A watch MODIFIED event.
-    Updated,
-    /// A watch DELETED event.
-    Deleted,
-    /// An object of a (re)list, or a list boundary.
-    Replaced,
-    /// A periodic resync of the whole cache.
-    Sync,
-}
-
 /// One change to apply to the cache. Objects are already shared (`Arc<K>`), as the cache
 /// and handlers hold them: the reflector allocates them, so the task applying deltas
 /// only moves pointers.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Delta<K> {
+pub(crate) enum Delta<K> {
     /// A (re)list begins: keys seen by an earlier, aborted list no longer count.
     ListStart,
     /// One object of the current (re)list, as its page arrived.
@@ -46,27 +33,14 @@ pub enum Delta<K> {
     Sync,
 }
 
-impl<K> Delta<K> {
-    /// The kind of this delta.
-    pub fn delta_type(&self) -> DeltaType {
-        match self {
-            Delta::ListStart | Delta::Replaced(_) | Delta::ListEnd => DeltaType::Replaced,
-            Delta::Added(_) => DeltaType::Added,
-            Delta::Updated(_) => DeltaType::Updated,
-            Delta::Deleted(_) => DeltaType::Deleted,
-            Delta::Sync => DeltaType::Sync,
-        }
-    }
-}
-
 /// The consumer of the queue is gone (the informer stopped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the delta queue is closed: its informer stopped")]
-pub struct QueueClosed;
+pub(crate) struct QueueClosed;
 
 /// The producing end of a delta queue. Cheap to clone.
 #[derive(Debug)]
-pub struct DeltaSender<K> {
+pub(crate) struct DeltaSender<K> {
     tx: mpsc::Sender<Delta<K>>,
 }
 
@@ -80,47 +54,42 @@ impl<K> Clone for DeltaSender<K> {
 
 /// The consuming end of a delta queue.
 #[derive(Debug)]
-pub struct DeltaReceiver<K> {
+pub(crate) struct DeltaReceiver<K> {
     rx: mpsc::Receiver<Delta<K>>,
 }
 
 /// A new queue holding at most `capacity` deltas (at least one).
-pub fn delta_queue<K>(capacity: usize) -> (DeltaSender<K>, DeltaReceiver<K>) {
+pub(crate) fn delta_queue<K>(capacity: usize) -> (DeltaSender<K>, DeltaReceiver<K>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     (DeltaSender { tx }, DeltaReceiver { rx })
 }
 
 impl<K> DeltaSender<K> {
     /// Queues `delta`, waiting while the queue is full.
-    pub async fn push(&self, delta: Delta<K>) -> Result<(), QueueClosed> {
+    pub(crate) async fn push(&self, delta: Delta<K>) -> Result<(), QueueClosed> {
         self.tx.send(delta).await.map_err(|_| QueueClosed)
     }
 
     /// True once the consumer is gone.
-    pub fn is_closed(&self) -> bool {
+    pub(crate) fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }
 }
 
 impl<K> DeltaReceiver<K> {
     /// The next delta, in order; `None` once every sender is gone and the queue is drained.
-    pub async fn pop(&mut self) -> Option<Delta<K>> {
+    pub(crate) async fn pop(&mut self) -> Option<Delta<K>> {
         self.rx.recv().await
     }
 
     /// The next delta if one is queued now, without waiting.
-    pub fn try_pop(&mut self) -> Option<Delta<K>> {
+    pub(crate) fn try_pop(&mut self) -> Option<Delta<K>> {
         self.rx.try_recv().ok()
     }
 
-    /// The number of queued deltas.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.rx.len()
-    }
-
-    /// True when no delta is queued.
-    pub fn is_empty(&self) -> bool {
-        self.rx.is_empty()
     }
 }
 
@@ -137,10 +106,7 @@ mod tests {
         tx.push(Delta::Added(Arc::new(2))).await.unwrap();
         assert_eq!(rx.len(), 4);
         assert_eq!(rx.pop().await, Some(Delta::ListStart));
-        assert_eq!(
-            rx.pop().await.map(|d| d.delta_type()),
-            Some(DeltaType::Replaced)
-        );
+        assert!(matches!(rx.pop().await, Some(Delta::Replaced(_))));
         assert_eq!(rx.pop().await, Some(Delta::ListEnd));
         assert_eq!(rx.pop().await, Some(Delta::Added(Arc::new(2))));
         assert_eq!(rx.try_pop(), None);

@@ -1,0 +1,48 @@
+//! What a list or watch of the API server yields: a page of objects, and the events of a
+//! watch stream. The client produces them; [`ListerWatcher`](crate::ListerWatcher)s and
+//! the reflector consume them.
+
+use futures_util::stream::BoxStream;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
+
+use crate::error::Error;
+
+/// One page of a list response: its `ListMeta` (resourceVersion, continue,
+/// remainingItemCount) and its decoded items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectList<K> {
+    /// The list's metadata.
+    pub metadata: ListMeta,
+    /// The items of this page.
+    pub items: Vec<K>,
+}
+
+/// A BOOKMARK event: a resourceVersion the watch has reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bookmark {
+    /// The resourceVersion the stream has caught up to.
+    pub resource_version: String,
+    /// True when annotated `k8s.io/initial-events-end: "true"` (end of a streaming list).
+    pub initial_events_end: bool,
+}
+
+/// One decoded event of a watch stream.
+// `Status` outweighs a bookmark, but ERROR events are rare and the object variants are
+// usually larger still: boxing would cost an allocation for nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchEvent<K> {
+    /// The object was created (or is part of the initial state).
+    Added(K),
+    /// The object was changed.
+    Modified(K),
+    /// The object was deleted; this is its last state.
+    Deleted(K),
+    /// Progress marker; carries no object.
+    Bookmark(Bookmark),
+    /// The server reported an error inside the stream (e.g. 410 Expired).
+    Error(Status),
+}
+
+/// A stream of watch events. It ends when the server closes the watch.
+pub type WatchStream<K> = BoxStream<'static, Result<WatchEvent<K>, Error>>;
