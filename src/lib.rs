@@ -30,6 +30,7 @@ pub mod reflector;
 pub mod selector;
 pub mod stats;
 pub mod store;
+pub mod workqueue;
 
 pub use client::Client;
 pub use discovery::{ApiResource, Discovery};
@@ -47,6 +48,7 @@ pub use object::{GroupVersionResource, Object};
 pub use selector::Selector;
 pub use stats::{render_prometheus, InformerStats};
 pub use store::{CacheMode, IndexFunc, Indexer, Indexers};
+pub use workqueue::WorkQueue;
 
 /// Re-exported so generated crates and users name one k8s-openapi.
 pub use k8s_openapi;
