@@ -8,6 +8,7 @@
 
 pub mod backoff;
 pub mod client;
+pub mod controller;
 pub mod delta_apply;
 pub mod delta_fifo;
 pub mod discovery;
