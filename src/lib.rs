@@ -34,6 +34,7 @@ pub mod store;
 pub mod workqueue;
 
 pub use client::Client;
+pub use controller::{Action, Controller, ObjectRef};
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::Error;

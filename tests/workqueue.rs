@@ -53,6 +53,19 @@ async fn an_item_readded_while_in_process_is_queued_again_after_done() {
     assert!(q.is_empty(), "a stray done queues nothing");
 }
 
+#[tokio::test(start_paused = true)]
+async fn a_delayed_readd_that_comes_due_during_processing_runs_after_done() {
+    let q = WorkQueue::<String>::new();
+    q.add("a".into());
+    let a = q.get().await.unwrap();
+    q.add_after("a".into(), 5 * MS);
+    tokio::time::sleep(10 * MS).await;
+    assert_eq!(q.len(), 0, "due, but in process");
+    q.done(&a);
+    assert_eq!(q.len(), 1);
+    assert_eq!(q.get().await.as_deref(), Some("a"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn no_item_is_ever_in_two_workers_at_once() {
     const KEYS: usize = 16;

@@ -166,8 +166,8 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
         let queued = {
             let mut s = self.state();
             let now = Instant::now();
-            s.promote(now);
-            s.add(item, now)
+            let promoted = s.promote(now);
+            s.add(item, now) || promoted
         };
         if queued {
             self.inner.ready.notify_one();
@@ -261,8 +261,12 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
     pub fn done(&self, item: &T) {
         let (queued, idle) = {
             let mut s = self.state();
-            let queued = s.done(item, Instant::now());
-            (queued, s.in_flight() == 0)
+            let now = Instant::now();
+            // A delayed re-add that came due while the item was in process must count as
+            // added before `done`, as client-go's waiting loop would have added it.
+            let promoted = s.promote(now);
+            let queued = s.done(item, now);
+            (queued || promoted, s.in_flight() == 0)
         };
         if queued {
             self.inner.ready.notify_one();
