@@ -31,6 +31,7 @@
 pub mod api;
 mod backoff;
 pub mod client;
+pub mod controller;
 mod delta_apply;
 mod delta_channel;
 pub mod discovery;
@@ -55,9 +56,11 @@ pub mod selector;
 pub mod stats;
 pub mod store;
 pub mod watch_event;
+pub mod workqueue;
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
 pub use client::Client;
+pub use controller::{Action, Controller, ObjectRef};
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::{ApiError, Error};
@@ -75,6 +78,7 @@ pub use selector::Selector;
 pub use stats::{render_prometheus, HandlerStats, InformerStats};
 pub use store::{store, CacheMode, IndexFunc, Indexer, Indexers, StoreWriter};
 pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
+pub use workqueue::WorkQueue;
 
 /// Re-exported so generated crates and users name one k8s-openapi.
 pub use k8s_openapi;

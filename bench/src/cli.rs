@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|codegen>... [--quick] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue>... [--quick] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -20,17 +20,20 @@ pub enum Section {
     Server,
     /// Generation time and compile time.
     Codegen,
+    /// Controller work queue throughput and event-to-reconcile latency.
+    Workqueue,
 }
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
         Section::Listers,
         Section::Server,
         Section::Codegen,
+        Section::Workqueue,
     ];
 
     /// The section's name on the command line and in results.
@@ -42,6 +45,7 @@ impl Section {
             Section::Listers => "listers",
             Section::Server => "server",
             Section::Codegen => "codegen",
+            Section::Workqueue => "workqueue",
         }
     }
 
@@ -54,6 +58,7 @@ impl Section {
             Section::Listers => "Lister reads",
             Section::Server => "Test API server throughput",
             Section::Codegen => "Code generation and compile time",
+            Section::Workqueue => "Controller work queue",
         }
     }
 
@@ -99,10 +104,10 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | codegen>... [--quick] [--out DIR]
+bench <all | sync | memory | watch | listers | server | codegen | workqueue>... [--quick] [--out DIR]
 bench report [--out DIR]
 
-  all        every section (sync, memory, watch, listers, server, codegen)
+  all        every section (sync, memory, watch, listers, server, codegen, workqueue)
   --quick    small sizes and no clean release builds (what CI runs)
   --out DIR  where results.json, the charts and the table go (default: target/bench)
 

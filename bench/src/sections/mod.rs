@@ -6,6 +6,7 @@ pub mod memory;
 pub mod server;
 pub mod sync;
 pub mod watch;
+pub mod workqueue;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Listers => listers::run(ctx).await,
         Section::Server => server::run(ctx).await,
         Section::Codegen => codegen::run(ctx).await,
+        Section::Workqueue => workqueue::run(ctx).await,
     }
 }
 
