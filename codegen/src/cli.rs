@@ -327,7 +327,7 @@ fn list(args: &Args) -> Result<String, CliError> {
             g.module,
             v.name,
             r.method,
-            r.def.rust_type_path
+            r.def.ty
         );
     }
     Ok(out)

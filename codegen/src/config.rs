@@ -283,24 +283,10 @@ impl Config {
     ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         let base = self.self_path()?;
         let (model, files) = crate::read::crd::read_paths(&self.crds)?;
-        let defs: Vec<ResourceDef> = model
-            .resources()
-            .map(|r| ResourceDef {
-                rust_type_path: format!("{base}::{}", r.def.rust_type_path),
-                // Informer and lister names derive from the kind, so they take the Rust type
-                // name (`postgresql` → `Postgresql`); the wire kind stays in the type's impls.
-                kind: r.root.name.clone(),
-                list_kind: crate::model::schema::kind_ident(&r.def.list_kind),
-                ..r.def.clone()
-            })
-            .collect();
+        let defs = model.resource_defs();
         let description = "CustomResourceDefinitions";
         // The types modules sit next to the informer modules: derived group names avoid them.
-        let types_modules = model
-            .modules
-            .iter()
-            .map(|m| m.group_module.trim_start_matches("r#").to_owned())
-            .collect();
+        let types_modules = model.group_modules();
         let api = self.api(Api::with_reserved_modules(
             description,
             &defs,
@@ -326,7 +312,7 @@ impl Config {
             k8s_openapi_path: self.k8s_openapi_path.clone(),
             source_description: description.to_owned(),
         };
-        Ok((emit::generate_crds(&api, &model, &options)?, files))
+        Ok((emit::generate_crds(&api, &model, &base, &options)?, files))
     }
 
     /// Generates from the built-in table, or from the CRDs given to [`Config::crd`];
