@@ -182,12 +182,13 @@ impl<'a> Ctx<'a> {
                 version,
                 kind,
             } => {
-                let (types, root) = self.generated.as_ref().ok_or_else(|| {
-                    EmitError::UnknownType {
-                        resource: gvk_text(r),
-                        ty: r.def.ty.to_string(),
-                    }
-                })?;
+                let (types, root) =
+                    self.generated
+                        .as_ref()
+                        .ok_or_else(|| EmitError::UnknownType {
+                            resource: gvk_text(r),
+                            ty: r.def.ty.to_string(),
+                        })?;
                 let segments = types.type_path(group, version, kind).ok_or_else(|| {
                     EmitError::UnknownType {
                         resource: gvk_text(r),

@@ -10,13 +10,23 @@
 //! - structurally identical types are one type (label selectors, pod templates): the same
 //!   fields (wire names, types, docs) and treatment of undeclared fields for structs, the same
 //!   values and description for enums. The type is named after the first resource (by kind)
-//!   that has it.
+//!   that has it;
+//! - every other resource that has such a type gets a type alias named after itself, the name
+//!   the type would have had without sharing (`pub type IssuerSpec = ClusterIssuerSpec;`), for
+//!   each such type, so each resource's types are found under its own name;
+//! - a place where a resource repeats one of its own types gets an alias named after the
+//!   place (`pub type ClusterPolicySpecRulesMatch = ClusterPolicySpecRulesExclude;`), at the
+//!   top of the repeated subtree only (its nested types are the first place's);
+//! - a field names the alias of its place, if any (`r#match: ClusterPolicySpecRulesMatch`,
+//!   `status: VirtualServiceStatus`);
+//! - enum variants are named by [`super::schema::variant_names`] (values differing only in
+//!   case: `audit` → `AuditLowercase`, `Audit` → `Audit`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::schema::{
-    field_ident, has_default, kind_ident, module_ident, type_ident_part, variant_ident, CrdDef,
-    CrdModel, CrdResource, CrdVersionDef, EnumDef, EnumSchema, FieldDef, FieldType,
+    field_ident, has_default, kind_ident, module_ident, type_ident_part, variant_names, AliasDef,
+    CrdDef, CrdModel, CrdResource, CrdVersionDef, EnumDef, EnumSchema, FieldDef, FieldType,
     GroupVersionModule, NameSet, ObjectSchema, SchemaNode, StructDef, TypeDef, VariantDef,
 };
 use super::{ResourceDef, Scope, TypeRef};
@@ -51,8 +61,7 @@ fn clash(crd: &CrdDef, other: &CrdDef, what: String) -> CrdClash {
 /// names their types.
 pub fn build(crds: &[CrdDef]) -> Result<CrdModel, CrdClash> {
     check_clashes(crds)?;
-    let mut modules: BTreeMap<(String, String), Vec<(&CrdDef, &CrdVersionDef)>> =
-        BTreeMap::new();
+    let mut modules: BTreeMap<(String, String), Vec<(&CrdDef, &CrdVersionDef)>> = BTreeMap::new();
     let mut group_modules: BTreeMap<String, &CrdDef> = BTreeMap::new();
     for crd in crds {
         let group_module = module_ident(&crd.group);
@@ -135,9 +144,18 @@ fn type_module(
         defaults: BTreeMap::new(),
         struct_ids: HashMap::new(),
         enum_ids: HashMap::new(),
+        owners: HashMap::new(),
+        current: 0,
+        current_kind: String::new(),
+        aliases: BTreeMap::new(),
+        local: HashSet::new(),
     };
     let mut resources = Vec::new();
-    for ((crd, version), ident) in members.iter().zip(&kind_idents) {
+    for (index, ((crd, version), ident)) in members.iter().zip(&kind_idents).enumerate() {
+        namer.current = index;
+        namer.current_kind = crd.kind.clone();
+        namer.aliases.clear();
+        namer.local.clear();
         let mut root = namer.root(&version.schema, version.declares_properties, ident);
         let notes = resource_notes(crd, version);
         let doc = version
@@ -225,15 +243,31 @@ struct Namer {
     struct_ids: HashMap<StructShape, String>,
     /// Enums already named, by their values and description.
     enum_ids: HashMap<(Vec<String>, Vec<String>), String>,
+    /// The resource (index in the module) whose schema a type was first met in.
+    owners: HashMap<String, usize>,
+    /// The resource being named, and its kind.
+    current: usize,
+    current_kind: String,
+    /// The current resource's aliases of types first met in another resource: type → alias.
+    aliases: BTreeMap<String, String>,
+    /// The current resource's aliases of its own types met again.
+    local: HashSet<String>,
 }
 
 /// What makes two structs interchangeable: the same fields (wire names, types, docs) and the
 /// same treatment of undeclared fields.
 type StructShape = (Vec<FieldDef>, Option<(String, FieldType)>);
 
+/// A field type as the shape of a struct sees it (`ty`, naming shared types) and as the field
+/// shows it (`shown`, naming the alias of the place, if any).
+struct Typed {
+    ty: FieldType,
+    shown: FieldType,
+}
+
 impl Namer {
     fn root(&mut self, schema: &ObjectSchema, declares_properties: bool, name: &str) -> StructDef {
-        let mut def = self.structure(schema, name.to_owned(), true);
+        let (mut def, _) = self.structure(schema, name.to_owned(), true);
         if !declares_properties && def.rest.is_none() {
             def.rest = Some(("rest".into(), FieldType::Value));
             def.doc.push(
@@ -244,36 +278,104 @@ impl Namer {
         def
     }
 
-    fn field_type(&mut self, node: &SchemaNode, hint: &str) -> FieldType {
+    /// Records that the current resource has the type `existing` at `path`, where it would
+    /// have named it `name` (claimed); returns the name the place shows. `name` is kept as an
+    /// alias when `existing` was first met in another resource and this resource has no name
+    /// for it yet, or when this resource already has `existing` elsewhere (a repetition inside
+    /// one resource, such as `match` and `exclude`); otherwise the place shows the resource's
+    /// alias and `name` is given back.
+    fn shared(&mut self, existing: &str, name: String, path: &str) -> String {
+        let kind = &self.current_kind;
+        let doc = if self.owners.get(existing) == Some(&self.current) {
+            self.local.insert(name.clone());
+            format!(
+                "[`{existing}`] at `{path}`: the schema there is the same as where `{kind}` \
+                 first has it, so the places share one type."
+            )
+        } else if let Some(alias) = self.aliases.get(existing) {
+            self.names.release(&name);
+            return alias.clone();
+        } else {
+            self.aliases.insert(existing.to_owned(), name.clone());
+            format!(
+                "[`{existing}`] as `{kind}` has it (at `{path}`): the schema there is the same \
+                 as where another kind of this module first has it, so the kinds share one type."
+            )
+        };
+        self.types.push(TypeDef::Alias(AliasDef {
+            name: name.clone(),
+            target: existing.to_owned(),
+            doc: vec![doc],
+        }));
+        name
+    }
+
+    /// Drops the aliases of repetitions inside the current resource added since `start`: the
+    /// subtree they are in repeats as a whole, and the alias of its top names it.
+    fn drop_local_aliases(&mut self, start: usize) {
+        let mut index = start;
+        while index < self.types.len() {
+            if let TypeDef::Alias(alias) = &self.types[index] {
+                if self.local.remove(&alias.name) {
+                    self.names.release(&alias.name);
+                    self.types.remove(index);
+                    continue;
+                }
+            }
+            index += 1;
+        }
+    }
+
+    fn field_type(&mut self, node: &SchemaNode, hint: &str) -> Typed {
         match node {
-            SchemaNode::Plain(ty) => ty.clone(),
+            SchemaNode::Plain(ty) => Typed {
+                ty: ty.clone(),
+                shown: ty.clone(),
+            },
             SchemaNode::Enum(e) => self.enumeration(e, hint),
-            SchemaNode::Array(item) => FieldType::Array(Box::new(self.field_type(item, hint))),
-            SchemaNode::Map(value) => FieldType::Map(Box::new(self.field_type(value, hint))),
+            SchemaNode::Array(item) => {
+                let item = self.field_type(item, hint);
+                Typed {
+                    ty: FieldType::Array(Box::new(item.ty)),
+                    shown: FieldType::Array(Box::new(item.shown)),
+                }
+            }
+            SchemaNode::Map(value) => {
+                let value = self.field_type(value, hint);
+                Typed {
+                    ty: FieldType::Map(Box::new(value.ty)),
+                    shown: FieldType::Map(Box::new(value.shown)),
+                }
+            }
             SchemaNode::Object(object) => {
                 let name = self.names.claim(hint);
-                FieldType::Named(self.structure(object, name, false).name)
+                self.structure(object, name, false).1
             }
         }
     }
 
-    fn enumeration(&mut self, schema: &EnumSchema, hint: &str) -> FieldType {
+    fn enumeration(&mut self, schema: &EnumSchema, hint: &str) -> Typed {
         let key = (schema.values.clone(), schema.description.clone());
-        if let Some(existing) = self.enum_ids.get(&key) {
-            return FieldType::Named(existing.clone());
-        }
         let name = self.names.claim(hint);
+        if let Some(existing) = self.enum_ids.get(&key).cloned() {
+            let shown = self.shared(&existing, name, &schema.path);
+            return Typed {
+                ty: FieldType::Named(existing),
+                shown: FieldType::Named(shown),
+            };
+        }
         self.enum_ids.insert(key, name.clone());
-        let mut variant_names = NameSet::default();
+        self.owners.insert(name.clone(), self.current);
+        let (names, fallback) = variant_names(&schema.values);
         let variants: Vec<VariantDef> = schema
             .values
             .iter()
-            .map(|value| VariantDef {
-                rust_name: variant_names.claim(&variant_ident(value)),
+            .zip(names)
+            .map(|(value, rust_name)| VariantDef {
+                rust_name,
                 wire: value.clone(),
             })
             .collect();
-        let fallback = variant_names.claim("Other");
         let mut doc = schema.description.clone();
         if doc.is_empty() {
             doc.push(format!("String enum at `{}`.", schema.path));
@@ -286,12 +388,16 @@ impl Namer {
             variants,
             fallback,
         }));
-        FieldType::Named(name)
+        Typed {
+            ty: FieldType::Named(name.clone()),
+            shown: FieldType::Named(name),
+        }
     }
 
     /// A struct from an object's properties; non-root structs are added to the module's types,
-    /// in pre-order so parents come before their children.
-    fn structure(&mut self, schema: &ObjectSchema, name: String, root: bool) -> StructDef {
+    /// in pre-order so parents come before their children. Returns the struct as its fields
+    /// show it, and how a field of this type is typed.
+    fn structure(&mut self, schema: &ObjectSchema, name: String, root: bool) -> (StructDef, Typed) {
         let slot = self.types.len();
         let mut field_names = if root {
             NameSet::with_reserved(["metadata"])
@@ -299,21 +405,27 @@ impl Namer {
             NameSet::default()
         };
         let mut fields = Vec::new();
+        let mut shape_fields = Vec::new();
         for property in &schema.properties {
             let wire = &property.wire;
             if root && matches!(wire.as_str(), "apiVersion" | "kind" | "metadata") {
                 continue;
             }
             let hint = format!("{name}{}", type_ident_part(wire));
-            let ty = self.field_type(&property.node, &hint);
-            fields.push(FieldDef {
+            let typed = self.field_type(&property.node, &hint);
+            let field = FieldDef {
                 wire_name: wire.clone(),
                 rust_name: field_names.claim(&field_ident(wire)),
-                ty,
+                ty: typed.ty,
                 optional: !property.required || property.nullable,
                 skip_none: !property.required,
                 doc: property.doc.clone(),
+            };
+            fields.push(FieldDef {
+                ty: typed.shown,
+                ..field.clone()
             });
+            shape_fields.push(field);
         }
         let rest = schema
             .rest
@@ -323,37 +435,50 @@ impl Namer {
         if doc.is_empty() && !root {
             doc.push(format!("Object at `{}`.", schema.path));
         }
-        let rest = rest.map(|ty| {
+        let rest_field = rest.as_ref().map(|_| {
             let field = field_names.claim("rest");
             doc.push(format!(
                 "Fields the schema does not declare are kept in `{field}`."
             ));
-            (field, ty)
+            field
         });
-        let default = fields
+        let default = shape_fields
             .iter()
             .all(|f| f.optional || has_default(&f.ty, &self.defaults));
+        let (rest, shape_rest) = match (rest_field, rest) {
+            (Some(field), Some(typed)) => {
+                (Some((field.clone(), typed.shown)), Some((field, typed.ty)))
+            }
+            _ => (None, None),
+        };
         let def = StructDef {
-            name,
+            name: name.clone(),
             doc,
             fields,
             rest,
             default,
         };
+        let own = Typed {
+            ty: FieldType::Named(name.clone()),
+            shown: FieldType::Named(name),
+        };
         if root {
-            return def;
+            return (def, own);
         }
-        let shape = (def.fields.clone(), def.rest.clone());
-        if let Some(existing) = self.struct_ids.get(&shape) {
-            self.names.release(&def.name);
-            return StructDef {
-                name: existing.clone(),
-                ..def
+        let shape = (shape_fields, shape_rest);
+        if let Some(existing) = self.struct_ids.get(&shape).cloned() {
+            self.drop_local_aliases(slot);
+            let shown = self.shared(&existing, def.name.clone(), &schema.path);
+            let typed = Typed {
+                ty: FieldType::Named(existing),
+                shown: FieldType::Named(shown),
             };
+            return (def, typed);
         }
         self.struct_ids.insert(shape, def.name.clone());
+        self.owners.insert(def.name.clone(), self.current);
         self.defaults.insert(def.name.clone(), def.default);
         self.types.insert(slot, TypeDef::Struct(def.clone()));
-        def
+        (def, own)
     }
 }

@@ -421,6 +421,51 @@ pub fn variant_ident(value: &str) -> String {
     }
 }
 
+/// The Rust variant names of an enum's values (in order), and the name of its fallback
+/// variant.
+///
+/// Each value is named by [`variant_ident`]. Values that differ only in ASCII case get one
+/// name that way, so they are told apart by their case: the value spelled exactly like the
+/// name keeps it (`Audit`), an all-lowercase one gets `Lowercase` appended (`audit` →
+/// `AuditLowercase`), an all-uppercase one `Uppercase` (`AUDIT` → `AuditUppercase`). Any
+/// collision left (`foo-bar` and `foo_bar`) gets `2`, `3`..., values
+/// spelled exactly like their name choosing first. The fallback is `Other`, or `Other2`...
+/// when a value is named `Other`.
+pub fn variant_names(values: &[String]) -> (Vec<String>, String) {
+    let idents: Vec<String> = values.iter().map(|v| variant_ident(v)).collect();
+    let preferred: Vec<String> = values
+        .iter()
+        .zip(&idents)
+        .map(|(value, ident)| {
+            let has_case_twin = values.iter().zip(&idents).any(|(other, other_ident)| {
+                other != value && other_ident == ident && other.eq_ignore_ascii_case(value)
+            });
+            if !has_case_twin || value == ident {
+                ident.clone()
+            } else if !value.chars().any(|c| c.is_ascii_uppercase()) {
+                format!("{ident}Lowercase")
+            } else if !value.chars().any(|c| c.is_ascii_lowercase()) {
+                format!("{ident}Uppercase")
+            } else {
+                ident.clone()
+            }
+        })
+        .collect();
+    let mut names = NameSet::default();
+    let mut claimed: Vec<Option<String>> = values
+        .iter()
+        .zip(&preferred)
+        .map(|(value, name)| (value == name).then(|| names.claim(name)))
+        .collect();
+    for (slot, name) in claimed.iter_mut().zip(&preferred) {
+        if slot.is_none() {
+            *slot = Some(names.claim(name));
+        }
+    }
+    let fallback = names.claim("Other");
+    (claimed.into_iter().flatten().collect(), fallback)
+}
+
 /// A Rust module name for an API group or version: `cert-manager.io` → `cert_manager_io`;
 /// the empty group becomes `core`.
 pub fn module_ident(name: &str) -> String {
@@ -527,6 +572,28 @@ mod tests {
         assert_eq!(variant_ident("gzip+base64"), "GzipPlusBase64");
         assert_eq!(variant_ident("1Gi"), "V1gi");
         assert_eq!(variant_ident("Self"), "Self_");
+    }
+
+    #[test]
+    fn values_differing_in_case_are_named_by_their_case() {
+        let names = |values: &[&str]| {
+            let owned: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
+            variant_names(&owned)
+        };
+        let (variants, fallback) = names(&["audit", "Audit", "enforce", "Enforce"]);
+        assert_eq!(
+            variants,
+            ["AuditLowercase", "Audit", "EnforceLowercase", "Enforce"]
+        );
+        assert_eq!(fallback, "Other");
+        let (variants, _) = names(&["AUDIT", "audit"]);
+        assert_eq!(variants, ["AuditUppercase", "AuditLowercase"]);
+        let (variants, _) = names(&["AUDIT", "Audit"]);
+        assert_eq!(variants, ["AuditUppercase", "Audit"]);
+        // Not a case difference: numbered as before.
+        let (variants, _) = names(&["foo-bar", "foo_bar", "Other"]);
+        assert_eq!(variants, ["FooBar", "FooBar2", "Other"]);
+        assert_eq!(names(&["Other"]).1, "Other2");
     }
 
     #[test]

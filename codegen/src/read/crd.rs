@@ -603,9 +603,9 @@ impl SchemaReader<'_> {
                         notes: inner.notes,
                     })
                 }
-                Some(Value::Bool(true)) => Ok(Read::plain(FieldType::Map(Box::new(
-                    FieldType::Value,
-                )))),
+                Some(Value::Bool(true)) => {
+                    Ok(Read::plain(FieldType::Map(Box::new(FieldType::Value))))
+                }
                 _ => Ok(Read::plain(FieldType::Value)),
             };
         }

@@ -175,7 +175,11 @@ struct Found {
     object_meta: bool,
 }
 
-fn extract_file(path: &Path, text: &str, module_path: &[String]) -> Result<Vec<ResourceDef>, ReadError> {
+fn extract_file(
+    path: &Path,
+    text: &str,
+    module_path: &[String],
+) -> Result<Vec<ResourceDef>, ReadError> {
     let file = syn::parse_file(text).map_err(|source| ReadError::Rust {
         path: path.to_owned(),
         source,
