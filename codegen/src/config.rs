@@ -89,6 +89,7 @@ pub struct Config {
     k8s_openapi_path: String,
     emit_cargo_directives: bool,
     crds: Vec<PathBuf>,
+    crd_texts: Vec<(PathBuf, String)>,
     group_accessors: BTreeMap<String, String>,
     factory_module: Option<String>,
 }
@@ -115,6 +116,7 @@ impl Config {
             k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
             emit_cargo_directives: true,
             crds: Vec::new(),
+            crd_texts: Vec::new(),
             group_accessors: BTreeMap::new(),
             factory_module: None,
         }
@@ -254,8 +256,15 @@ impl Config {
         self
     }
 
+    /// Like [`Config::crd`] for a manifest given as text (read from standard input, fetched
+    /// from a cluster): `name` stands for its file in errors (`<stdin>`). Repeatable.
+    pub fn crd_manifest(&mut self, name: impl Into<PathBuf>, text: impl Into<String>) -> &mut Self {
+        self.crd_texts.push((name.into(), text.into()));
+        self
+    }
+
     /// The CRD types, informers, listers and factory for the manifests given to
-    /// [`Config::crd`] as [`Config::generate`] writes them: one file, named as by
+    /// [`Config::crd`] and [`Config::crd_manifest`] as [`Config::generate`] writes them: one file, named as by
     /// [`Config::file_name`]; plus every file read.
     pub fn render_crds(&self) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         self.render_crds_as(Layout::SingleFile {
@@ -282,7 +291,7 @@ impl Config {
         layout: Layout,
     ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         let base = self.self_path()?;
-        let (model, files) = crate::read::crd::read_paths(&self.crds)?;
+        let (model, files) = crate::read::crd::read_sources(&self.crds, &self.crd_texts)?;
         let defs = model.resource_defs();
         let description = "CustomResourceDefinitions";
         // The types modules sit next to the informer modules: derived group names avoid them.
@@ -318,7 +327,7 @@ impl Config {
     /// Generates from the built-in table, or from the CRDs given to [`Config::crd`];
     /// returns the written file. Nothing is written when anything fails.
     pub fn generate(&self) -> Result<PathBuf, GenerateError> {
-        if !self.crds.is_empty() {
+        if !self.crds.is_empty() || !self.crd_texts.is_empty() {
             return self.generate_crds();
         }
         let table = self.builtin_table()?;

@@ -133,6 +133,16 @@ pub struct Crd {
 /// Reads every CRD from files and directories (recursively, `.yaml`/`.yml`/`.json`, sorted by
 /// path) and types them. Also returns every file read, for `rerun-if-changed`.
 pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<(CrdModel, Vec<PathBuf>), CrdError> {
+    read_sources(paths, &[])
+}
+
+/// [`read_paths`], plus manifests given as text: `(name, text)` pairs, the name standing for a
+/// file in errors (`<stdin>`, `cluster:certificates.cert-manager.io`). Returns the files read
+/// from disk.
+pub fn read_sources<P: AsRef<Path>>(
+    paths: &[P],
+    texts: &[(PathBuf, String)],
+) -> Result<(CrdModel, Vec<PathBuf>), CrdError> {
     let mut files = Vec::new();
     for path in paths {
         collect_files(path.as_ref(), &mut files)?;
@@ -146,6 +156,9 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<(CrdModel, Vec<PathBuf>
             kind: CrdErrorKind::Io(e),
         })?;
         crds.extend(parse_file(file, &text)?);
+    }
+    for (name, text) in texts {
+        crds.extend(parse_file(name, text)?);
     }
     Ok((build_model(&crds)?, files))
 }
