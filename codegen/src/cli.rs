@@ -1,79 +1,190 @@
-//! Argument parsing and the subcommands of the `informer-gen` binary.
+//! Arguments (clap) and the subcommands of the `informer-gen` binary.
 //!
 //! Every subcommand returns its standard output as a string, so that `main` is the only
 //! place that prints, and errors are single lines.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use informer_gen::emit::{self, EmitOptions, Layout, Target};
 use informer_gen::model::{
     escape_ident, is_snake_case_ident, Api, GroupAccessorError, ResourceDef, Scope,
 };
 use informer_gen::read::{self, k8s_openapi, openapi, table};
 
-const USAGE: &str = "\
-informer-gen: typed Kubernetes informers, listers and shared informer factories
+/// informer-gen: typed Kubernetes informers, listers and shared informer factories.
+#[derive(Debug, Parser)]
+#[command(name = "informer-gen", version, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-Usage: informer-gen <COMMAND> [OPTIONS]
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Extract resource tables from the k8s-openapi sources
+    ///
+    /// Writes one resource table per Kubernetes version (v1_XX.json).
+    Extract(ExtractArgs),
+    /// List the resources that would be generated
+    ///
+    /// One line per resource: group/version/plural, kind, scope, accessor, Rust type.
+    List(SourceArgs),
+    /// Generate informers or listers into a directory
+    ///
+    /// The directory is replaced as a whole, and nothing is written when anything fails.
+    Generate(GenerateArgs),
+    /// Generate typed resources, informers, listers and a factory for CRD manifests
+    ///
+    /// Reads CustomResourceDefinition manifests (YAML or JSON, multi-document, files or
+    /// directories, `-` for standard input), or with `--from-cluster` the CRDs of the cluster
+    /// of the kubeconfig. Nothing is written when anything fails.
+    Crd(CrdArgs),
+    /// Print a completion script for a shell
+    ///
+    /// e.g. `informer-gen completions bash > ~/.local/share/bash-completion/completions/informer-gen`
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
 
-Commands:
-  extract   Extract resource tables from the k8s-openapi sources
-  list      List the resources that would be generated
-  generate  Generate informers or listers into a directory
-  crd       Generate typed resources, informers, listers and a factory for CRD manifests
+#[derive(Debug, Args)]
+struct ExtractArgs {
+    /// The k8s-openapi crate sources (default: found in the cargo registry)
+    #[arg(long = "k8s-openapi", value_name = "DIR")]
+    k8s_openapi: Option<PathBuf>,
+    /// The k8s-openapi version to find in the registry
+    #[arg(long, value_name = "VERSION", default_value = "0.29.0")]
+    crate_version: String,
+    /// Where to write the tables (e.g. codegen/resources)
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
 
-Run `informer-gen <COMMAND> --help` for a command's options.
-";
+/// Exactly one input.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+struct InputArgs {
+    /// A built-in table, e.g. 1.37
+    #[arg(long, value_name = "VERSION", help_heading = "Input (exactly one)")]
+    k8s_version: Option<String>,
+    /// A table file written by `extract`
+    #[arg(long, value_name = "FILE", help_heading = "Input (exactly one)")]
+    table: Option<PathBuf>,
+    /// An OpenAPI v2 swagger.json, a v3 document, or a directory of v3 documents
+    #[arg(long, value_name = "PATH", help_heading = "Input (exactly one)")]
+    openapi: Option<PathBuf>,
+}
 
-const EXTRACT_USAGE: &str = "\
-Extract one resource table per Kubernetes version (v1_XX.json) from the k8s-openapi sources.
+#[derive(Debug, Args)]
+struct SourceArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Only this API group (name like `apps` or accessor like `core`); repeatable
+    #[arg(long = "group", value_name = "GROUP", help_heading = "Filters")]
+    groups: Vec<String>,
+    /// Not this API group; repeatable
+    #[arg(long = "exclude-group", value_name = "GROUP", help_heading = "Filters")]
+    exclude_groups: Vec<String>,
+    /// Name the accessor and module of API group GROUP (`""` for core) NAME instead of the
+    /// derived one: `apps=workloads` gives `factory.workloads()`; repeatable. Filters see the
+    /// new name
+    #[arg(
+        long = "group-accessor",
+        value_name = "GROUP=NAME",
+        help_heading = "Names"
+    )]
+    group_accessors: Vec<String>,
+}
 
-Usage: informer-gen extract [--k8s-openapi <DIR>] [--crate-version <VERSION>] --out <DIR>
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TargetKind {
+    /// Informers, the factory and (unless --listers-path) listers
+    Informers,
+    /// Listers only
+    Listers,
+}
 
-Options:
-  --k8s-openapi <DIR>        The k8s-openapi crate sources (default: found in the cargo registry)
-  --crate-version <VERSION>  The k8s-openapi version to find in the registry (default: 0.29.0)
-  --out <DIR>                Where to write the tables (e.g. codegen/resources)
-";
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Output directory (replaced)
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// What to generate
+    #[arg(long, value_enum, default_value = "informers")]
+    target: TargetKind,
+    /// Informers use listers from this module path (default: emitted inline)
+    #[arg(long, value_name = "PATH")]
+    listers_path: Option<String>,
+    /// Path of the runtime crate
+    #[arg(long, value_name = "PATH", default_value = "::informer_runtime")]
+    runtime_path: String,
+    /// Path of k8s-openapi
+    #[arg(
+        long,
+        value_name = "PATH",
+        default_value = "::informer_runtime::k8s_openapi"
+    )]
+    k8s_openapi_path: String,
+    /// Write one file NAME instead of a tree
+    #[arg(long, value_name = "NAME")]
+    single_file: Option<String>,
+    /// Root file of a tree
+    #[arg(long, value_name = "NAME", default_value = "mod.rs")]
+    root_file: String,
+}
 
-const SOURCE_OPTIONS: &str = "\
-Input (exactly one):
-  --k8s-version <VERSION>    A built-in table, e.g. 1.37
-  --table <FILE>             A table file written by `extract`
-  --openapi <PATH>           An OpenAPI v2 swagger.json, a v3 document, or a directory of v3 documents
-Filters:
-  --group <GROUP>            Only this API group (name like `apps` or accessor like `core`); repeatable
-  --exclude-group <GROUP>    Not this API group; repeatable
-Names:
-  --group-accessor <GROUP=NAME>  Name the accessor and module of API group GROUP (`\"\"` for core)
-                             NAME instead of the derived one: `apps=workloads` gives
-                             `factory.workloads()`; repeatable. Filters see the new name
-";
-
-const LIST_USAGE_HEAD: &str = "\
-List the resources that would be generated: group/version/plural, kind, scope, Rust type.
-
-Usage: informer-gen list <INPUT> [FILTERS]
-
-";
-
-const GENERATE_USAGE_HEAD: &str = "\
-Generate informers (or listers) into a directory; the directory is replaced as a whole,
-and nothing is written when anything fails.
-
-Usage: informer-gen generate <INPUT> --out <DIR> [OPTIONS] [FILTERS]
-
-Options:
-  --out <DIR>                Output directory (replaced)
-  --target <informers|listers>  What to generate (default: informers)
-  --listers-path <PATH>      Informers use listers from this module path (default: emitted inline)
-  --runtime-path <PATH>      Path of the runtime crate (default: ::informer_runtime)
-  --k8s-openapi-path <PATH>  Path of k8s-openapi (default: ::informer_runtime::k8s_openapi)
-  --single-file <NAME>       Write one file NAME instead of a tree
-  --root-file <NAME>         Root file of a tree (default: mod.rs)
-";
+#[derive(Debug, Args)]
+struct CrdArgs {
+    /// CRD manifests: files or directories, `-` for standard input. With --from-cluster, the
+    /// names of the CRDs to read (`certificates.cert-manager.io`; default: every CRD)
+    #[arg(value_name = "FILE|DIR|-")]
+    inputs: Vec<String>,
+    /// Read the CRDs from the cluster of the kubeconfig (`KUBECONFIG`, else `~/.kube/config`,
+    /// else the in-cluster config), as `kopium` does
+    #[arg(long)]
+    from_cluster: bool,
+    /// Write a module tree into DIR (replaced): DIR/mod.rs with the factory and
+    /// MetadataGroups, DIR/<group>/<version>/ with a file per resource's informer and lister,
+    /// DIR/<group_types>/<version>.rs with the types. Make DIR `src/<NAME>` and declare
+    /// `pub mod <NAME>;` in the crate root: generated code names its types
+    /// `crate::<NAME>::...`. NAME is --factory-module, by default DIR's last component
+    /// (`--out src/crds` → `pub mod crds;`)
+    #[arg(long, value_name = "DIR")]
+    out: Option<String>,
+    /// Write a complete crate into DIR (replaced): Cargo.toml and that tree rooted at
+    /// src/lib.rs; with `--factory-module crds`, src/lib.rs declares `pub mod crds;` and the
+    /// tree is src/crds/ (used as `<crate>::crds::...`)
+    #[arg(long, value_name = "DIR")]
+    crate_out: Option<String>,
+    /// The crate's name (with --crate-out)
+    #[arg(long, value_name = "NAME")]
+    crate_name: Option<String>,
+    /// informer-runtime dependency of that crate: a path, or a version (default: the path of
+    /// the runtime this informer-gen was built from when that checkout exists, else the
+    /// crates.io version of the runtime)
+    #[arg(long, value_name = "PATH|VERSION")]
+    runtime_dep: Option<String>,
+    /// Name the accessor and informer module of API group GROUP NAME instead of the derived
+    /// one: `cert-manager.io=certs` gives `factory.certs().v1().certificates()`; repeatable
+    #[arg(
+        long = "group-accessor",
+        value_name = "GROUP=NAME",
+        help_heading = "Names"
+    )]
+    group_accessors: Vec<String>,
+    /// The output lives in module NAME under the crate root
+    /// (`crate::NAME::SharedInformerFactory`); default: DIR's name with --out, the crate root
+    /// itself with --crate-out
+    #[arg(long, value_name = "NAME", help_heading = "Names")]
+    factory_module: Option<String>,
+}
 
 /// A command-line error: one line, naming what was wrong.
 #[derive(Debug, thiserror::Error)]
@@ -99,110 +210,82 @@ pub enum CliError {
     /// CRD generation failed (names the file, the CRD and the JSON path).
     #[error(transparent)]
     Generate(#[from] informer_gen::GenerateError),
+    /// Standard input could not be read.
+    #[error("reading CRD manifests from standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// The async runtime for talking to the cluster could not start.
+    #[error("starting the runtime to talk to the cluster: {0}")]
+    AsyncRuntime(#[source] std::io::Error),
+    /// No client for the cluster of the kubeconfig.
+    #[error("reading CRDs from the cluster: {0}")]
+    Client(#[source] informer_runtime::Error),
+    /// The cluster did not answer a GET of CRDs.
+    #[error("reading CRDs from the cluster: GET {path}: {source}")]
+    Cluster {
+        /// The path.
+        path: String,
+        /// The client's error.
+        source: informer_runtime::Error,
+    },
 }
 
-/// Runs the command line `args` (without the program name); returns standard output.
-pub fn run(args: &[String]) -> Result<String, CliError> {
-    let Some((command, rest)) = args.split_first() else {
-        return Ok(USAGE.to_owned());
-    };
-    match command.as_str() {
-        "-h" | "--help" | "help" => Ok(USAGE.to_owned()),
-        "extract" => extract(&Args::parse(
-            rest,
-            &["--k8s-openapi", "--crate-version", "--out"],
-        )?),
-        "list" => list(&Args::parse(rest, INPUT_FLAGS)?),
-        "crd" => crd(rest),
-        "generate" => {
-            let mut flags = INPUT_FLAGS.to_vec();
-            flags.extend([
-                "--out",
-                "--target",
-                "--listers-path",
-                "--runtime-path",
-                "--k8s-openapi-path",
-                "--single-file",
-                "--root-file",
-            ]);
-            generate(&Args::parse(rest, &flags)?)
+/// Prints what a failed parse has to say: help and version on standard output (success),
+/// anything else as one error line on standard error (exit code 2), with clap's suggestions.
+pub fn parse_failure(error: &clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    use std::io::Write as _;
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // A closed pipe (`informer-gen --help | head`) is not an error worth a panic.
+            let _ = std::io::stdout().write_all(error.render().to_string().as_bytes());
+            std::process::ExitCode::SUCCESS
         }
-        other => Err(CliError::Usage(format!("unknown command `{other}`"))),
-    }
-}
-
-const INPUT_FLAGS: &[&str] = &[
-    "--k8s-version",
-    "--table",
-    "--openapi",
-    "--group",
-    "--exclude-group",
-    "--group-accessor",
-];
-
-/// `--flag value` pairs (also `--flag=value`), plus `--help`.
-struct Args {
-    pairs: Vec<(String, String)>,
-    help: bool,
-}
-
-impl Args {
-    fn parse(args: &[String], known: &[&str]) -> Result<Self, CliError> {
-        let mut pairs = Vec::new();
-        let mut help = false;
-        let mut iter = args.iter();
-        while let Some(arg) = iter.next() {
-            if arg == "-h" || arg == "--help" {
-                help = true;
-                continue;
-            }
-            let (flag, inline) = match arg.split_once('=') {
-                Some((f, v)) => (f, Some(v.to_owned())),
-                None => (arg.as_str(), None),
-            };
-            if !known.contains(&flag) {
-                return Err(CliError::Usage(format!("unknown argument `{arg}`")));
-            }
-            let value = match inline {
-                Some(v) => v,
-                None => iter
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| CliError::Usage(format!("`{flag}` needs a value")))?,
-            };
-            pairs.push((flag.to_owned(), value));
+        _ => {
+            eprintln!(
+                "informer-gen: error: {}",
+                one_line(&error.render().to_string())
+            );
+            std::process::ExitCode::from(2)
         }
-        Ok(Self { pairs, help })
-    }
-
-    fn one<'a>(&'a self, flag: &'a str) -> Result<Option<&'a str>, CliError> {
-        let mut values = self.all(flag);
-        let first = values.next();
-        if values.next().is_some() {
-            return Err(CliError::Usage(format!("`{flag}` given twice")));
-        }
-        Ok(first)
-    }
-
-    fn all<'a>(&'a self, flag: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.pairs
-            .iter()
-            .filter(move |(f, _)| f == flag)
-            .map(|(_, v)| v.as_str())
     }
 }
 
-fn extract(args: &Args) -> Result<String, CliError> {
-    if args.help {
-        return Ok(EXTRACT_USAGE.to_owned());
+/// clap's multi-line error (message, tips, usage) as one line: the usage is left out, since
+/// `--help` gives it.
+fn one_line(rendered: &str) -> String {
+    let parts: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l))
+        .collect();
+    format!("{} (see --help)", parts.join("; "))
+}
+
+/// Runs a parsed command line; returns standard output.
+pub fn run(cli: Cli) -> Result<String, CliError> {
+    match cli.command {
+        Command::Extract(args) => extract(&args),
+        Command::List(args) => list(&args),
+        Command::Generate(args) => generate(&args),
+        Command::Crd(args) => crd(&args),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "informer-gen", &mut script);
+            Ok(String::from_utf8_lossy(&script).into_owned())
+        }
     }
-    let out = args
-        .one("--out")?
-        .ok_or_else(|| CliError::Usage("`--out <DIR>` is required".into()))?;
-    let crate_dir = match args.one("--k8s-openapi")? {
-        Some(dir) => PathBuf::from(dir),
+}
+
+fn extract(args: &ExtractArgs) -> Result<String, CliError> {
+    let crate_dir = match &args.k8s_openapi {
+        Some(dir) => dir.clone(),
         None => {
-            let version = args.one("--crate-version")?.unwrap_or("0.29.0");
+            let version = &args.crate_version;
             k8s_openapi::locate_registry_sources(version).ok_or_else(|| {
                 CliError::Usage(format!(
                     "k8s-openapi {version} sources not found in the cargo registry; pass --k8s-openapi <DIR>"
@@ -225,34 +308,28 @@ fn extract(args: &Args) -> Result<String, CliError> {
             t.resources.len()
         );
     }
-    files.write_files_into(Path::new(out))?;
+    files.write_files_into(&args.out)?;
     Ok(report)
 }
 
 /// The resources and a description of where they came from.
-fn load(args: &Args) -> Result<(String, Vec<ResourceDef>), CliError> {
-    let sources = [
-        args.one("--k8s-version")?,
-        args.one("--table")?,
-        args.one("--openapi")?,
-    ];
-    match sources {
-        [Some(v), None, None] => {
+fn load(input: &InputArgs) -> Result<(String, Vec<ResourceDef>), CliError> {
+    match (&input.k8s_version, &input.table, &input.openapi) {
+        (Some(v), None, None) => {
             let t = table::builtin(v)?;
             Ok((
                 format!("Kubernetes {} ({})", t.kubernetes_version, t.source),
                 t.resources,
             ))
         }
-        [None, Some(file), None] => {
-            let t = table::read(Path::new(file))?;
+        (None, Some(file), None) => {
+            let t = table::read(file)?;
             Ok((
                 format!("Kubernetes {} ({})", t.kubernetes_version, t.source),
                 t.resources,
             ))
         }
-        [None, None, Some(path)] => {
-            let path = Path::new(path);
+        (None, None, Some(path)) => {
             let defs = openapi::read(path)?;
             let name = path
                 .file_name()
@@ -266,16 +343,16 @@ fn load(args: &Args) -> Result<(String, Vec<ResourceDef>), CliError> {
     }
 }
 
-fn model(args: &Args) -> Result<(String, Api), CliError> {
-    let (description, defs) = load(args)?;
+fn model(args: &SourceArgs) -> Result<(String, Api), CliError> {
+    let (description, defs) = load(&args.input)?;
     let mut api = Api::new(&description, &defs)?;
     // Renamed before filtering, as `Config` does.
-    api.rename_groups(&group_accessors(args.all("--group-accessor"))?)?;
-    let only: Vec<&str> = args.all("--group").collect();
-    let except: Vec<&str> = args.all("--exclude-group").collect();
+    api.rename_groups(&group_accessors(&args.group_accessors)?)?;
+    let only = &args.groups;
+    let except = &args.exclude_groups;
     api.retain_groups(|g| {
-        let named = |list: &[&str]| list.iter().any(|n| *n == g.name || *n == g.module);
-        (only.is_empty() || named(&only)) && !named(&except)
+        let named = |list: &[String]| list.iter().any(|n| *n == g.name || *n == g.module);
+        (only.is_empty() || named(only)) && !named(except)
     });
     if api.is_empty() {
         return Err(CliError::Usage(format!(
@@ -286,9 +363,7 @@ fn model(args: &Args) -> Result<(String, Api), CliError> {
 }
 
 /// `--group-accessor GROUP=NAME` values as API group → accessor name.
-fn group_accessors<'a>(
-    values: impl Iterator<Item = &'a str>,
-) -> Result<BTreeMap<String, String>, CliError> {
+fn group_accessors(values: &[String]) -> Result<BTreeMap<String, String>, CliError> {
     let mut accessors = BTreeMap::new();
     for value in values {
         let (group, name) = value.split_once('=').ok_or_else(|| {
@@ -308,10 +383,7 @@ fn group_accessors<'a>(
     Ok(accessors)
 }
 
-fn list(args: &Args) -> Result<String, CliError> {
-    if args.help {
-        return Ok(format!("{LIST_USAGE_HEAD}{SOURCE_OPTIONS}"));
-    }
+fn list(args: &SourceArgs) -> Result<String, CliError> {
     let (_, api) = model(args)?;
     let mut out = String::new();
     for (g, v, r) in api.resources() {
@@ -327,161 +399,81 @@ fn list(args: &Args) -> Result<String, CliError> {
             g.module,
             v.name,
             r.method,
-            r.def.rust_type_path
+            r.def.ty
         );
     }
     Ok(out)
 }
 
-fn generate(args: &Args) -> Result<String, CliError> {
-    if args.help {
-        return Ok(format!("{GENERATE_USAGE_HEAD}{SOURCE_OPTIONS}"));
-    }
-    let out = args
-        .one("--out")?
-        .ok_or_else(|| CliError::Usage("`--out <DIR>` is required".into()))?;
-    let target = match args.one("--target")?.unwrap_or("informers") {
-        "informers" => Target::Informers {
-            listers_path: args.one("--listers-path")?.map(str::to_owned),
+fn generate(args: &GenerateArgs) -> Result<String, CliError> {
+    let target = match args.target {
+        TargetKind::Informers => Target::Informers {
+            listers_path: args.listers_path.clone(),
         },
-        "listers" => Target::Listers,
-        other => {
-            return Err(CliError::Usage(format!(
-                "`--target {other}`: expected `informers` or `listers`"
-            )))
-        }
+        TargetKind::Listers => Target::Listers,
     };
-    let layout = match args.one("--single-file")? {
+    let layout = match &args.single_file {
         Some(name) => Layout::SingleFile {
-            file_name: name.to_owned(),
+            file_name: name.clone(),
         },
         None => Layout::Tree {
-            root_file: args.one("--root-file")?.unwrap_or("mod.rs").to_owned(),
+            root_file: args.root_file.clone(),
         },
     };
-    let (description, api) = model(args)?;
+    let (description, api) = model(&args.source)?;
     let options = EmitOptions {
         target,
         layout,
-        runtime_path: args
-            .one("--runtime-path")?
-            .unwrap_or("::informer_runtime")
-            .to_owned(),
-        k8s_openapi_path: args
-            .one("--k8s-openapi-path")?
-            .unwrap_or("::informer_runtime::k8s_openapi")
-            .to_owned(),
+        runtime_path: args.runtime_path.clone(),
+        k8s_openapi_path: args.k8s_openapi_path.clone(),
         source_description: description,
     };
     let files = emit::generate(&api, &options)?;
-    files.write_dir(Path::new(out))?;
+    files.write_dir(&args.out)?;
     Ok(format!(
-        "wrote {} files ({} resources) to {out}\n",
+        "wrote {} files ({} resources) to {}\n",
         files.files().len(),
-        api.resources().count()
+        api.resources().count(),
+        args.out.display()
     ))
 }
 
-const CRD_USAGE: &str = "\
-Generate typed resources, informers, listers and a SharedInformerFactory for
-CustomResourceDefinition manifests (YAML or JSON, multi-document, files or directories).
-Nothing is written when anything fails.
-
-Usage: informer-gen crd <FILE|DIR>... --out <DIR> [NAMES]
-       informer-gen crd <FILE|DIR>... --crate-out <DIR> --crate-name <NAME> [--runtime-dep <PATH|VERSION>] [NAMES]
-
-Options:
-  --out <DIR>                 Write a module tree into DIR (replaced): DIR/mod.rs with the factory
-                              and MetadataGroups, DIR/<group>/<version>/ with a file per resource's
-                              informer and lister, DIR/<group_types>/<version>.rs with the types.
-                              Make DIR `src/<NAME>` and declare `pub mod <NAME>;` in the crate
-                              root: generated code names its types `crate::<NAME>::...`. NAME is
-                              `--factory-module`, by default DIR's last component
-                              (`--out src/crds` → `pub mod crds;`)
-  --crate-out <DIR>           Write a complete crate into DIR (replaced): Cargo.toml and that tree
-                              rooted at src/lib.rs; with `--factory-module crds`, src/lib.rs
-                              declares `pub mod crds;` and the tree is src/crds/ (used as
-                              `<crate>::crds::...`)
-  --crate-name <NAME>         The crate's name (with --crate-out)
-  --runtime-dep <PATH|VERSION>  informer-runtime dependency of that crate: a path, or a version
-                              (default: the path of the runtime this informer-gen was built from)
-Names:
-  --group-accessor <GROUP=NAME>  Name the accessor and informer module of API group GROUP NAME
-                              instead of the derived one: `cert-manager.io=certs` gives
-                              `factory.certs().v1().certificates()`; repeatable
-  --factory-module <NAME>     The output lives in module NAME under the crate root
-                              (`crate::NAME::SharedInformerFactory`); default: DIR's name with
-                              `--out`, the crate root itself with `--crate-out`
-";
-
-/// `informer-gen crd`: inputs are positional, options are `--flag value`.
-fn crd(args: &[String]) -> Result<String, CliError> {
-    let mut inputs = Vec::new();
-    let mut options: Vec<(String, String)> = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(CRD_USAGE.to_owned());
-        }
-        if !arg.starts_with("--") {
-            inputs.push(PathBuf::from(arg));
-            continue;
-        }
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) => (f.to_owned(), Some(v.to_owned())),
-            None => (arg.clone(), None),
-        };
-        if ![
-            "--out",
-            "--crate-out",
-            "--crate-name",
-            "--runtime-dep",
-            "--group-accessor",
-            "--factory-module",
-        ]
-        .contains(&flag.as_str())
-        {
-            return Err(CliError::Usage(format!("unknown argument `{arg}`")));
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => iter
-                .next()
-                .cloned()
-                .ok_or_else(|| CliError::Usage(format!("`{flag}` needs a value")))?,
-        };
-        if flag != "--group-accessor" && options.iter().any(|(f, _)| *f == flag) {
-            return Err(CliError::Usage(format!("`{flag}` given twice")));
-        }
-        options.push((flag, value));
-    }
-    let option = |flag: &str| {
-        options
-            .iter()
-            .find(|(f, _)| f == flag)
-            .map(|(_, v)| v.as_str())
-    };
-    if inputs.is_empty() {
-        return Err(CliError::Usage("no CRD manifest or directory given".into()));
-    }
+/// `informer-gen crd`.
+fn crd(args: &CrdArgs) -> Result<String, CliError> {
     let mut config = informer_gen::Config::new();
     config.emit_cargo_directives(false);
-    for input in &inputs {
-        config.crd(input);
+    let mut manifests = 0;
+    if args.from_cluster {
+        for (name, text) in cluster_manifests(&args.inputs)? {
+            config.crd_manifest(name, text);
+            manifests += 1;
+        }
+    } else {
+        if args.inputs.is_empty() {
+            return Err(CliError::Usage("no CRD manifest or directory given".into()));
+        }
+        let mut stdin_read = false;
+        for input in &args.inputs {
+            if input != "-" {
+                config.crd(input);
+                continue;
+            }
+            if stdin_read {
+                return Err(CliError::Usage("`-` (standard input) given twice".into()));
+            }
+            stdin_read = true;
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(CliError::Stdin)?;
+            config.crd_manifest("<stdin>", text);
+        }
     }
-    let accessors = options
-        .iter()
-        .filter(|(f, _)| f == "--group-accessor")
-        .map(|(_, v)| v.as_str());
-    for (group, name) in group_accessors(accessors)? {
+    for (group, name) in group_accessors(&args.group_accessors)? {
         config.group_accessor(group, name);
     }
-    let module = option("--factory-module");
-    match (
-        option("--out"),
-        option("--crate-out"),
-        option("--crate-name"),
-    ) {
+    let module = args.factory_module.as_deref();
+    match (&args.out, &args.crate_out, &args.crate_name) {
         (Some(out), None, None) => {
             let module = match module {
                 Some(module) => module,
@@ -491,18 +483,19 @@ fn crd(args: &[String]) -> Result<String, CliError> {
             let (generated, files) = config.render_crd_tree("mod.rs")?;
             generated.write_dir(Path::new(out))?;
             Ok(format!(
-                "{out}: {} Rust files from {} manifest file(s); declare `pub mod {};` in the crate root\n",
+                "{out}: {} Rust files from {} manifest(s); declare `pub mod {};` in the crate root\n",
                 generated.files().len(),
-                files.len(),
+                files.len() + manifests,
                 escape_ident(module),
             ))
         }
         (None, Some(out), Some(name)) => {
             let mut generated = emit::GeneratedFiles::default();
-            generated.insert(
-                PathBuf::from("Cargo.toml"),
-                crate_manifest(name, option("--runtime-dep")),
-            );
+            let runtime = match &args.runtime_dep {
+                Some(dep) => runtime_dep(dep),
+                None => default_runtime_dep(),
+            };
+            generated.insert(PathBuf::from("Cargo.toml"), crate_manifest(name, &runtime));
             if let Some(module) = module {
                 config.factory_module(module);
             }
@@ -534,9 +527,9 @@ fn crd(args: &[String]) -> Result<String, CliError> {
             };
             generated.write_dir(Path::new(out))?;
             Ok(format!(
-                "{out}: crate `{name}` ({} Rust files) from {} manifest file(s)\n",
+                "{out}: crate `{name}` ({} Rust files) from {} manifest(s)\n",
                 tree.files().len(),
-                files.len()
+                files.len() + manifests
             ))
         }
         (None, Some(_), None) => Err(CliError::Usage("`--crate-out` needs `--crate-name`".into())),
@@ -544,6 +537,69 @@ fn crd(args: &[String]) -> Result<String, CliError> {
             "give either `--out <DIR>` or `--crate-out <DIR> --crate-name <NAME>`".into(),
         )),
     }
+}
+
+/// Where the API server serves CRDs.
+const CRDS_PATH: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+/// The CRDs `names` (every CRD when empty) from the cluster of the kubeconfig, one manifest
+/// each, named `cluster:<name>` for errors.
+fn cluster_manifests(names: &[String]) -> Result<Vec<(PathBuf, String)>, CliError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::AsyncRuntime)?;
+    runtime.block_on(async {
+        let client = informer_runtime::Client::try_default()
+            .await
+            .map_err(CliError::Client)?;
+        let get = |path: String| {
+            let request = client.get_json::<serde_json::Value>(&path);
+            async move {
+                request
+                    .await
+                    .map_err(|source| CliError::Cluster { path, source })
+            }
+        };
+        let crds = if names.is_empty() {
+            let list = get(CRDS_PATH.to_owned()).await?;
+            match list.get("items") {
+                Some(serde_json::Value::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            }
+        } else {
+            let mut crds = Vec::with_capacity(names.len());
+            for name in names {
+                crds.push(get(format!("{CRDS_PATH}/{name}")).await?);
+            }
+            crds
+        };
+        if crds.is_empty() {
+            return Err(CliError::Usage(
+                "the cluster has no CustomResourceDefinition".into(),
+            ));
+        }
+        Ok(crds.into_iter().map(cluster_manifest).collect())
+    })
+}
+
+/// One CRD as the API server returned it, as a manifest: list items carry no `apiVersion`
+/// and `kind`, which a manifest needs.
+fn cluster_manifest(mut crd: serde_json::Value) -> (PathBuf, String) {
+    let name = crd
+        .pointer("/metadata/name")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("unnamed")
+        .to_owned();
+    if let Some(object) = crd.as_object_mut() {
+        object
+            .entry("apiVersion")
+            .or_insert_with(|| "apiextensions.k8s.io/v1".into());
+        object
+            .entry("kind")
+            .or_insert_with(|| "CustomResourceDefinition".into());
+    }
+    (PathBuf::from(format!("cluster:{name}")), crd.to_string())
 }
 
 /// The module a tree written to `dir` is declared as when no `--factory-module` is given:
@@ -571,18 +627,48 @@ fn nest(tree: &emit::GeneratedFiles, dir: &Path, into: &mut emit::GeneratedFiles
     }
 }
 
+/// `--runtime-dep` as a dependency value: a version requirement when it starts with a digit,
+/// else a path.
+fn runtime_dep(dep: &str) -> String {
+    if dep.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{dep:?}")
+    } else {
+        format!("{{ path = {dep:?} }}")
+    }
+}
+
+/// The runtime dependency of a generated crate when `--runtime-dep` is not given: the
+/// runtime this informer-gen was built from, by path, when that is a checkout; else the
+/// runtime of this version from crates.io (an installed binary's sources are gone, or sit in
+/// cargo's registry or git cache, which is no place to depend on).
+fn default_runtime_dep() -> String {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    runtime_dep_from(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        cargo_home.as_deref(),
+    )
+}
+
+/// [`default_runtime_dep`] for the runtime checkout `root` and cargo's home `cargo_home`.
+fn runtime_dep_from(root: &Path, cargo_home: Option<&Path>) -> String {
+    let from_registry = format!("{:?}", env!("CARGO_PKG_VERSION"));
+    let Ok(root) = root.canonicalize() else {
+        return from_registry;
+    };
+    let in_cargo_home = cargo_home
+        .and_then(|home| home.canonicalize().ok())
+        .is_some_and(|home| root.starts_with(home));
+    if in_cargo_home || !root.join("Cargo.toml").is_file() {
+        return from_registry;
+    }
+    format!("{{ path = {:?} }}", root.display().to_string())
+}
+
 /// The Cargo.toml of a generated CRD crate. k8s-openapi has no version feature: the final
 /// binary picks one.
-fn crate_manifest(name: &str, runtime_dep: Option<&str>) -> String {
-    let runtime = match runtime_dep {
-        Some(v) if v.starts_with(|c: char| c.is_ascii_digit()) => format!("{v:?}"),
-        Some(path) => format!("{{ path = {path:?} }}"),
-        None => {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-            let root = root.canonicalize().unwrap_or(root);
-            format!("{{ path = {:?} }}", root.display().to_string())
-        }
-    };
+fn crate_manifest(name: &str, runtime: &str) -> String {
     format!(
         "[package]\n\
          name = {name:?}\n\
@@ -596,4 +682,51 @@ fn crate_manifest(name: &str, runtime_dep: Option<&str>) -> String {
          serde = {{ version = \"1\", features = [\"derive\"] }}\n\
          serde_json = \"1\"\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runtime_is_a_path_only_in_a_checkout_outside_cargo_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let checkout = dir.path().join("checkout");
+        std::fs::create_dir_all(&checkout).unwrap();
+        std::fs::write(checkout.join("Cargo.toml"), "[package]\n").unwrap();
+        let version = format!("{:?}", env!("CARGO_PKG_VERSION"));
+        let dep = runtime_dep_from(&checkout, None);
+        assert!(dep.starts_with("{ path = "), "{dep}");
+        assert!(dep.contains("checkout"), "{dep}");
+        // Installed from crates.io (or git): the sources sit in cargo's home.
+        let cargo_home = dir.path().join("cargo");
+        let registry = cargo_home.join("registry/src/index.crates.io-0000/informer-gen-0.1.0");
+        std::fs::create_dir_all(&registry).unwrap();
+        std::fs::write(registry.join("Cargo.toml"), "[package]\n").unwrap();
+        assert_eq!(runtime_dep_from(&registry, Some(&cargo_home)), version);
+        // Built elsewhere and the sources are gone.
+        assert_eq!(runtime_dep_from(&dir.path().join("gone"), None), version);
+        // A directory without a crate.
+        assert_eq!(runtime_dep_from(dir.path(), None), version);
+    }
+
+    #[test]
+    fn runtime_dep_is_a_version_or_a_path() {
+        assert_eq!(runtime_dep("0.1"), "\"0.1\"");
+        assert_eq!(runtime_dep("../runtime"), "{ path = \"../runtime\" }");
+    }
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let error = Cli::try_parse_from(["informer-gen", "generat"]).unwrap_err();
+        let line = one_line(&error.render().to_string());
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.contains("generat"), "{line}");
+        assert!(line.contains("generate"), "a suggestion: {line}");
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

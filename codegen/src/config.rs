@@ -89,6 +89,7 @@ pub struct Config {
     k8s_openapi_path: String,
     emit_cargo_directives: bool,
     crds: Vec<PathBuf>,
+    crd_texts: Vec<(PathBuf, String)>,
     group_accessors: BTreeMap<String, String>,
     factory_module: Option<String>,
 }
@@ -115,6 +116,7 @@ impl Config {
             k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
             emit_cargo_directives: true,
             crds: Vec::new(),
+            crd_texts: Vec::new(),
             group_accessors: BTreeMap::new(),
             factory_module: None,
         }
@@ -254,8 +256,15 @@ impl Config {
         self
     }
 
+    /// Like [`Config::crd`] for a manifest given as text (read from standard input, fetched
+    /// from a cluster): `name` stands for its file in errors (`<stdin>`). Repeatable.
+    pub fn crd_manifest(&mut self, name: impl Into<PathBuf>, text: impl Into<String>) -> &mut Self {
+        self.crd_texts.push((name.into(), text.into()));
+        self
+    }
+
     /// The CRD types, informers, listers and factory for the manifests given to
-    /// [`Config::crd`] as [`Config::generate`] writes them: one file, named as by
+    /// [`Config::crd`] and [`Config::crd_manifest`] as [`Config::generate`] writes them: one file, named as by
     /// [`Config::file_name`]; plus every file read.
     pub fn render_crds(&self) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         self.render_crds_as(Layout::SingleFile {
@@ -282,25 +291,11 @@ impl Config {
         layout: Layout,
     ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         let base = self.self_path()?;
-        let (model, files) = crate::read::crd::read_paths(&self.crds)?;
-        let defs: Vec<ResourceDef> = model
-            .resources()
-            .map(|r| ResourceDef {
-                rust_type_path: format!("{base}::{}", r.def.rust_type_path),
-                // Informer and lister names derive from the kind, so they take the Rust type
-                // name (`postgresql` → `Postgresql`); the wire kind stays in the type's impls.
-                kind: r.root.name.clone(),
-                list_kind: crate::model::schema::kind_ident(&r.def.list_kind),
-                ..r.def.clone()
-            })
-            .collect();
+        let (model, files) = crate::read::crd::read_sources(&self.crds, &self.crd_texts)?;
+        let defs = model.resource_defs();
         let description = "CustomResourceDefinitions";
         // The types modules sit next to the informer modules: derived group names avoid them.
-        let types_modules = model
-            .modules
-            .iter()
-            .map(|m| m.group_module.trim_start_matches("r#").to_owned())
-            .collect();
+        let types_modules = model.group_modules();
         let api = self.api(Api::with_reserved_modules(
             description,
             &defs,
@@ -326,13 +321,13 @@ impl Config {
             k8s_openapi_path: self.k8s_openapi_path.clone(),
             source_description: description.to_owned(),
         };
-        Ok((emit::generate_crds(&api, &model, &options)?, files))
+        Ok((emit::generate_crds(&api, &model, &base, &options)?, files))
     }
 
     /// Generates from the built-in table, or from the CRDs given to [`Config::crd`];
     /// returns the written file. Nothing is written when anything fails.
     pub fn generate(&self) -> Result<PathBuf, GenerateError> {
-        if !self.crds.is_empty() {
+        if !self.crds.is_empty() || !self.crd_texts.is_empty() {
             return self.generate_crds();
         }
         let table = self.builtin_table()?;

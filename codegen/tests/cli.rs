@@ -297,3 +297,42 @@ fn generating_twice_gives_identical_trees() {
         );
     }
 }
+
+#[test]
+fn version_suggestions_and_completions() {
+    let out = run(&["--version"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.trim(),
+        format!("informer-gen {}", env!("CARGO_PKG_VERSION"))
+    );
+
+    // A mistyped subcommand or flag: one line, with what was meant.
+    let out = run(&["generat"]);
+    assert_eq!(out.status.code(), Some(2));
+    let line = stderr_line(&out);
+    assert!(
+        line.contains("'generat'") && line.contains("'generate'"),
+        "{line}"
+    );
+    let out = run(&["list", "--tabel", FIXTURE]);
+    assert_eq!(out.status.code(), Some(2));
+    let line = stderr_line(&out);
+    assert!(
+        line.contains("'--tabel'") && line.contains("'--table'"),
+        "{line}"
+    );
+
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        for word in ["informer-gen", "generate", "group-accessor", "from-cluster"] {
+            assert!(script.contains(word), "{shell}: {word}");
+        }
+    }
+    let out = run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("bash"));
+}

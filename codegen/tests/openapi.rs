@@ -37,7 +37,7 @@ fn swagger_v2_matches_the_1_36_table() {
     assert_eq!(pod.plural, "pods");
     assert_eq!(pod.scope, Scope::Namespaced);
     assert_eq!(pod.list_kind, "PodList");
-    assert_eq!(pod.rust_type_path, "k8s_openapi::api::core::v1::Pod");
+    assert_eq!(pod.ty.to_string(), "k8s_openapi::api::core::v1::Pod");
     assert!(pod
         .doc
         .as_deref()
@@ -59,7 +59,7 @@ fn v3_documents_match_the_1_35_table() {
         "CustomResourceDefinition",
     );
     assert_eq!(
-        crd.rust_type_path,
+        crd.ty.to_string(),
         "k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition"
     );
     assert_eq!(

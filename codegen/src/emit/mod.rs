@@ -21,7 +21,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::schema::CrdModel;
-use crate::model::{escape_ident, Api, ApiGroup, ApiResource, ApiVersion};
+use crate::model::{escape_ident, Api, ApiGroup, ApiResource, ApiVersion, TypeRef};
 
 pub use output::{GeneratedFiles, WriteError};
 
@@ -105,6 +105,15 @@ pub enum EmitError {
         /// The path.
         value: String,
     },
+    /// A resource's type is a generated one that the typed custom resources given to the
+    /// emitter do not hold (or none were given).
+    #[error("resource {resource}: no typed custom resource for its type ({ty})")]
+    UnknownType {
+        /// The resource, `group/version/kind`.
+        resource: String,
+        /// The type.
+        ty: String,
+    },
     /// Generated tokens did not parse as a Rust file (a generator bug).
     #[error("generated module {module} does not parse: {source}")]
     Unparsable {
@@ -121,17 +130,18 @@ struct Ctx<'a> {
     runtime: TokenStream,
     k8s_openapi: TokenStream,
     listers: Option<TokenStream>,
+    /// The typed custom resources, and the path generated code names its own root by
+    /// (`crate`, `crate::crds`, checked to parse), when generating for CRDs.
+    generated: Option<(&'a CrdModel, &'a str)>,
 }
 
 impl<'a> Ctx<'a> {
     fn new(options: &'a EmitOptions) -> Result<Self, EmitError> {
         let path = |option: &'static str, value: &str| {
-            syn::parse_str::<syn::Path>(value)
-                .map(|p| quote!(#p))
-                .map_err(|_| EmitError::BadPath {
-                    option,
-                    value: value.to_owned(),
-                })
+            syn::parse_str::<syn::Path>(value).map_err(|_| EmitError::BadPath {
+                option,
+                value: value.to_owned(),
+            })
         };
         let listers = match &options.target {
             Target::Informers {
@@ -139,11 +149,14 @@ impl<'a> Ctx<'a> {
             } => Some(path("listers_path", p)?),
             _ => None,
         };
+        let k8s_openapi = path("k8s_openapi_path", &options.k8s_openapi_path)?;
+        let runtime = path("runtime_path", &options.runtime_path)?;
         Ok(Self {
             options,
-            runtime: path("runtime_path", &options.runtime_path)?,
-            k8s_openapi: path("k8s_openapi_path", &options.k8s_openapi_path)?,
-            listers,
+            runtime: quote!(#runtime),
+            k8s_openapi: quote!(#k8s_openapi),
+            listers: listers.map(|p| quote!(#p)),
+            generated: None,
         })
     }
 
@@ -155,31 +168,66 @@ impl<'a> Ctx<'a> {
         self.listers.is_none()
     }
 
-    /// The resource's type, with a leading `k8s_openapi` replaced by the configured path.
-    fn type_path(&self, r: &ApiResource) -> Result<TokenStream, EmitError> {
-        let bad = || EmitError::BadTypePath {
-            resource: gvk_text(r),
-            value: r.def.rust_type_path.clone(),
+    /// The resource's type as a path: below the configured k8s-openapi path, or in the
+    /// generated types modules.
+    fn resource_path(&self, r: &ApiResource) -> Result<syn::Path, EmitError> {
+        let (base, segments) = match &r.def.ty {
+            TypeRef::K8sOpenapi { module, name } => {
+                let mut segments = module.clone();
+                segments.push(name.clone());
+                (self.options.k8s_openapi_path.as_str(), segments)
+            }
+            TypeRef::Generated {
+                group,
+                version,
+                kind,
+            } => {
+                let (types, root) =
+                    self.generated
+                        .as_ref()
+                        .ok_or_else(|| EmitError::UnknownType {
+                            resource: gvk_text(r),
+                            ty: r.def.ty.to_string(),
+                        })?;
+                let segments = types.type_path(group, version, kind).ok_or_else(|| {
+                    EmitError::UnknownType {
+                        resource: gvk_text(r),
+                        ty: r.def.ty.to_string(),
+                    }
+                })?;
+                (*root, segments)
+            }
         };
-        let path: syn::Path = syn::parse_str(&r.def.rust_type_path).map_err(|_| bad())?;
-        let first = path.segments.first().ok_or_else(bad)?;
-        if path.leading_colon.is_none() && first.ident == "k8s_openapi" {
-            let rest = path.segments.iter().skip(1);
-            let base = &self.k8s_openapi;
-            Ok(quote!(#base #(:: #rest)*))
-        } else {
-            Ok(quote!(#path))
+        // Both bases parsed when the context was made.
+        let mut path: syn::Path = syn::parse_str(base).map_err(|_| EmitError::BadTypePath {
+            resource: gvk_text(r),
+            value: base.to_owned(),
+        })?;
+        for segment in &segments {
+            let bare = segment.strip_prefix("r#").unwrap_or(segment);
+            let is_ident = bare.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !is_ident {
+                return Err(EmitError::BadTypePath {
+                    resource: gvk_text(r),
+                    value: r.def.ty.to_string(),
+                });
+            }
+            path.segments.push(ident(bare).into());
         }
+        Ok(path)
+    }
+
+    /// The resource's type.
+    fn type_path(&self, r: &ApiResource) -> Result<TokenStream, EmitError> {
+        let path = self.resource_path(r)?;
+        Ok(quote!(#path))
     }
 
     /// The type path as a rustdoc link target (no leading `::`).
     fn type_doc_link(&self, r: &ApiResource) -> Result<String, EmitError> {
-        let tokens = self.type_path(r)?;
-        let path: syn::Path = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
-            module: gvk_text(r),
-            source,
-        })?;
-        Ok(path
+        Ok(self
+            .resource_path(r)?
             .segments
             .iter()
             .map(|s| s.ident.to_string())
@@ -269,12 +317,23 @@ pub fn generate(api: &Api, options: &EmitOptions) -> Result<GeneratedFiles, Emit
 /// API group beside the informer groups (`cert_manager_io::v1::Certificate`). In a tree,
 /// each group is a directory and each version one file: the types of a version name each
 /// other unqualified, and nested types are shared by the kinds of a version.
+///
+/// `root_path` is the path generated code names the output's root by: `crate` when it is
+/// included at the crate root, `crate::crds` when in module `crds`.
 pub fn generate_crds(
     api: &Api,
     types: &CrdModel,
+    root_path: &str,
     options: &EmitOptions,
 ) -> Result<GeneratedFiles, EmitError> {
-    let ctx = Ctx::new(options)?;
+    let mut ctx = Ctx::new(options)?;
+    if syn::parse_str::<syn::Path>(root_path).is_err() {
+        return Err(EmitError::BadPath {
+            option: "root_path",
+            value: root_path.to_owned(),
+        });
+    }
+    ctx.generated = Some((types, root_path));
     let mut root = root_module(&ctx, api)?;
     root.children
         .extend(types::type_modules(types, &ctx.k8s_openapi));

@@ -7,7 +7,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 use crate::model::schema::{
-    CrdModel, CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, StructDef, TypeDef,
+    AliasDef, CrdModel, CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, StructDef,
+    TypeDef,
 };
 use crate::model::Scope;
 
@@ -61,6 +62,7 @@ fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> Module {
     let types = module.types.iter().map(|t| match t {
         TypeDef::Struct(s) => structure(s, k8s),
         TypeDef::Enum(e) => enumeration(e),
+        TypeDef::Alias(a) => alias(a),
     });
     Module {
         name: unraw(&module.version_module).to_owned(),
@@ -207,6 +209,16 @@ fn structure(def: &StructDef, k8s: &TokenStream) -> TokenStream {
             #(#fields)*
             #rest
         }
+    }
+}
+
+fn alias(def: &AliasDef) -> TokenStream {
+    let doc = doc_attrs(&def.doc);
+    let name = ident(&def.name);
+    let target = ident(&def.target);
+    quote! {
+        #doc
+        pub type #name = #target;
     }
 }
 

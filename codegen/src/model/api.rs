@@ -8,7 +8,7 @@ use super::naming::{
     escape_ident, full_group_module_name, group_module_name, is_snake_case_ident,
     resource_method_name,
 };
-use super::ResourceDef;
+use super::{ResourceDef, TypeRef};
 
 /// Names a generated factory already uses for its own methods: a derived group accessor with
 /// one of these names gets a `_group` suffix, a chosen one is an error. `clone` is here because
@@ -436,11 +436,11 @@ fn validate(source_name: &str, def: &ResourceDef) -> Result<(), ModelError> {
             def.group
         )));
     }
-    if syn::parse_str::<syn::Path>(&def.rust_type_path).is_err() {
-        return Err(err(format!(
-            "rust type path `{}` is not a Rust path",
-            def.rust_type_path
-        )));
+    if let TypeRef::K8sOpenapi { module, name } = &def.ty {
+        let is_ident = |s: &String| syn::parse_str::<syn::Ident>(s).is_ok();
+        if !module.iter().all(is_ident) || !is_ident(name) {
+            return Err(err(format!("rust type `{}` is not a Rust path", def.ty)));
+        }
     }
     Ok(())
 }
@@ -458,7 +458,10 @@ mod tests {
             plural: plural.into(),
             scope: Scope::Namespaced,
             list_kind: format!("{kind}List"),
-            rust_type_path: format!("crate::{kind}"),
+            ty: TypeRef::K8sOpenapi {
+                module: vec!["api".into()],
+                name: kind.into(),
+            },
             doc: None,
         }
     }

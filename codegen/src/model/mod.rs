@@ -1,9 +1,16 @@
 //! The neutral model every reader produces and every emitter consumes:
-//! [`ResourceDef`]s, validated and grouped into an [`Api`] tree with Rust names.
+//! [`ResourceDef`]s, validated and grouped into an [`Api`] tree with Rust names, and the
+//! typed schemas of custom resources ([`schema`]), named and deduplicated by [`crd`].
+//!
+//! Readers say what a resource is, not how the output spells it: a resource's Rust type is
+//! a [`TypeRef`], which only the emitters turn into a path.
 
 mod api;
+pub mod crd;
 mod naming;
 pub mod schema;
+
+use std::fmt;
 
 pub use api::{
     AccessorProblem, Api, ApiGroup, ApiResource, ApiVersion, GroupAccessorError, ModelError,
@@ -21,10 +28,67 @@ pub enum Scope {
     Cluster,
 }
 
+/// The Rust type of a resource's objects.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TypeRef {
+    /// A type of the k8s-openapi crate, wherever the output reaches that crate from.
+    K8sOpenapi {
+        /// Module path below the crate root, e.g. `["api", "core", "v1"]`.
+        module: Vec<String>,
+        /// Type name, e.g. `Pod`.
+        name: String,
+    },
+    /// The type generated for a custom resource (one served version of a CRD), named by the
+    /// API group, version and kind the CRD declares; [`crd`] decides its Rust name and module.
+    Generated {
+        /// API group, e.g. `cert-manager.io`.
+        group: String,
+        /// API version, e.g. `v1`.
+        version: String,
+        /// Kind as the CRD spells it, e.g. `Certificate`.
+        kind: String,
+    },
+}
+
+impl TypeRef {
+    /// The k8s-openapi type written as `k8s_openapi::api::core::v1::Pod` (how resource
+    /// tables spell it); `None` for anything else.
+    pub fn parse_k8s_openapi(path: &str) -> Option<Self> {
+        let mut segments: Vec<String> = path.split("::").map(str::to_owned).collect();
+        let name = segments.pop()?;
+        if segments.first().map(String::as_str) != Some("k8s_openapi") {
+            return None;
+        }
+        segments.remove(0);
+        Some(Self::K8sOpenapi {
+            module: segments,
+            name,
+        })
+    }
+}
+
+/// `k8s_openapi::api::core::v1::Pod`, or `generated type of cert-manager.io/v1 Certificate`.
+impl fmt::Display for TypeRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::K8sOpenapi { module, name } => {
+                f.write_str("k8s_openapi")?;
+                for segment in module {
+                    write!(f, "::{segment}")?;
+                }
+                write!(f, "::{name}")
+            }
+            Self::Generated {
+                group,
+                version,
+                kind,
+            } => write!(f, "generated type of {group}/{version} {kind}"),
+        }
+    }
+}
+
 /// One listable, watchable resource, whatever source it was read from.
-#[derive(
-    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ResourceDef {
     /// API group, `""` for the core group.
     pub group: String,
@@ -38,10 +102,8 @@ pub struct ResourceDef {
     pub scope: Scope,
     /// Kind of the list, e.g. `PodList`.
     pub list_kind: String,
-    /// Rust path of the resource type, e.g. `k8s_openapi::api::core::v1::Pod`
-    /// (for CRDs, a path inside the generated module tree).
-    pub rust_type_path: String,
+    /// The Rust type of its objects.
+    pub ty: TypeRef,
     /// Description for doc comments, if the source has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
 }

@@ -1,8 +1,11 @@
-//! The neutral type model for CRD schemas (structs, enums, field types) and the
-//! naming rules that turn wire names into Rust identifiers.
+//! The neutral type model for CRD schemas and the naming rules that turn wire names into
+//! Rust identifiers.
 //!
-//! Readers build this model; emitters turn it into tokens. Nothing here knows
-//! about YAML or about `quote`.
+//! Two stages: the reader turns each schema into unnamed [`SchemaNode`]s (what the schema
+//! means: scalars, enums, arrays, maps, objects) inside [`CrdDef`]s; [`super::crd`] names,
+//! deduplicates and groups them into a [`CrdModel`] of structs and enums per group/version
+//! module, which the emitters turn into tokens. Nothing here knows about YAML or about
+//! `quote`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -95,6 +98,102 @@ pub struct EnumDef {
     pub fallback: String,
 }
 
+/// A schema node as the reader understood it, before naming.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaNode {
+    /// A type with a fixed spelling: a scalar, `IntOrString`, `Time` or free-form JSON (never
+    /// [`FieldType::Named`], [`FieldType::Array`] or [`FieldType::Map`]).
+    Plain(FieldType),
+    /// A string enum.
+    Enum(EnumSchema),
+    /// A list of items.
+    Array(Box<SchemaNode>),
+    /// A map from strings to values (`additionalProperties` without `properties`).
+    Map(Box<SchemaNode>),
+    /// An object with declared properties.
+    Object(ObjectSchema),
+}
+
+/// The values of a string enum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumSchema {
+    /// JSON path of the node, said in docs.
+    pub path: String,
+    /// The values, without repeats, in schema order.
+    pub values: Vec<String>,
+    /// Description paragraphs.
+    pub description: Vec<String>,
+}
+
+/// An object with declared properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectSchema {
+    /// JSON path of the node, said in docs.
+    pub path: String,
+    /// Description paragraphs.
+    pub description: Vec<String>,
+    /// Declared properties, in schema order.
+    pub properties: Vec<PropertySchema>,
+    /// What properties the schema does not declare hold, when it keeps them
+    /// (`x-kubernetes-preserve-unknown-fields`, `additionalProperties` next to `properties`).
+    pub rest: Option<Box<SchemaNode>>,
+}
+
+/// One declared property of an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertySchema {
+    /// The property name on the wire.
+    pub wire: String,
+    /// Its schema.
+    pub node: SchemaNode,
+    /// Whether the object's `required` lists it.
+    pub required: bool,
+    /// Whether it is `nullable`.
+    pub nullable: bool,
+    /// Doc paragraphs: description, default, and what the reader noted (why it is free-form).
+    pub doc: Vec<String>,
+}
+
+/// A CustomResourceDefinition as the reader understood it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrdDef {
+    /// The file it was read from.
+    pub source: PathBuf,
+    /// `metadata.name`.
+    pub name: String,
+    /// `spec.group`.
+    pub group: String,
+    /// `spec.names.kind`.
+    pub kind: String,
+    /// `spec.names.plural`.
+    pub plural: String,
+    /// `spec.names.listKind`.
+    pub list_kind: String,
+    /// `spec.scope`.
+    pub scope: super::Scope,
+    /// Served versions in manifest order.
+    pub versions: Vec<CrdVersionDef>,
+}
+
+/// One served version of a [`CrdDef`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrdVersionDef {
+    /// Version name, e.g. `v1beta1`.
+    pub name: String,
+    /// Whether this is the storage version.
+    pub storage: bool,
+    /// `Some(warning)` if deprecated (the warning may be empty).
+    pub deprecation: Option<String>,
+    /// Declared subresources, sorted.
+    pub subresources: Vec<String>,
+    /// The schema's top-level `description`, as written.
+    pub description: Option<String>,
+    /// The top-level schema.
+    pub schema: ObjectSchema,
+    /// Whether the top-level schema has a `properties` key at all.
+    pub declares_properties: bool,
+}
+
 /// A named type of a group/version module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeDef {
@@ -102,6 +201,20 @@ pub enum TypeDef {
     Struct(StructDef),
     /// A string enum.
     Enum(EnumDef),
+    /// Another name for a type of the module.
+    Alias(AliasDef),
+}
+
+/// `pub type <name> = <target>;`: a name derived from one resource for a type first met (and
+/// named) in another resource of the module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasDef {
+    /// Rust type name.
+    pub name: String,
+    /// The type it names.
+    pub target: String,
+    /// Doc comment paragraphs.
+    pub doc: Vec<String>,
 }
 
 /// A custom resource (one served version of one CRD) and the struct for its objects.
@@ -151,6 +264,43 @@ impl CrdModel {
     /// Every resource of every module, in emission order.
     pub fn resources(&self) -> impl Iterator<Item = &CrdResource> {
         self.modules.iter().flat_map(|m| m.resources.iter())
+    }
+
+    /// The resources as informers and listers see them: the kind and list kind are the Rust
+    /// type names (`postgresql` → `Postgresql`), so that `PostgresqlInformer` derives from it;
+    /// the wire kind stays in the type's `Resource` impl.
+    pub fn resource_defs(&self) -> Vec<ResourceDef> {
+        self.resources()
+            .map(|r| ResourceDef {
+                kind: r.root.name.clone(),
+                list_kind: kind_ident(&r.def.list_kind),
+                ..r.def.clone()
+            })
+            .collect()
+    }
+
+    /// The Rust module names of the API groups' types modules (unescaped), which informer
+    /// group modules must not take.
+    pub fn group_modules(&self) -> std::collections::BTreeSet<String> {
+        self.modules
+            .iter()
+            .map(|m| m.group_module.trim_start_matches("r#").to_owned())
+            .collect()
+    }
+
+    /// The path of the type of `group/version` `kind` (as the CRD spells it) below the
+    /// output's root: `[group module, version module, type name]`, escaped (`r#type`).
+    pub fn type_path(&self, group: &str, version: &str, kind: &str) -> Option<Vec<String>> {
+        let module = self
+            .modules
+            .iter()
+            .find(|m| m.group == group && m.version == version)?;
+        let resource = module.resources.iter().find(|r| r.def.kind == kind)?;
+        Some(vec![
+            module.group_module.clone(),
+            module.version_module.clone(),
+            resource.root.name.clone(),
+        ])
     }
 }
 
@@ -271,6 +421,51 @@ pub fn variant_ident(value: &str) -> String {
     }
 }
 
+/// The Rust variant names of an enum's values (in order), and the name of its fallback
+/// variant.
+///
+/// Each value is named by [`variant_ident`]. Values that differ only in ASCII case get one
+/// name that way, so they are told apart by their case: the value spelled exactly like the
+/// name keeps it (`Audit`), an all-lowercase one gets `Lowercase` appended (`audit` →
+/// `AuditLowercase`), an all-uppercase one `Uppercase` (`AUDIT` → `AuditUppercase`). Any
+/// collision left (`foo-bar` and `foo_bar`) gets `2`, `3`..., values
+/// spelled exactly like their name choosing first. The fallback is `Other`, or `Other2`...
+/// when a value is named `Other`.
+pub fn variant_names(values: &[String]) -> (Vec<String>, String) {
+    let idents: Vec<String> = values.iter().map(|v| variant_ident(v)).collect();
+    let preferred: Vec<String> = values
+        .iter()
+        .zip(&idents)
+        .map(|(value, ident)| {
+            let has_case_twin = values.iter().zip(&idents).any(|(other, other_ident)| {
+                other != value && other_ident == ident && other.eq_ignore_ascii_case(value)
+            });
+            if !has_case_twin || value == ident {
+                ident.clone()
+            } else if !value.chars().any(|c| c.is_ascii_uppercase()) {
+                format!("{ident}Lowercase")
+            } else if !value.chars().any(|c| c.is_ascii_lowercase()) {
+                format!("{ident}Uppercase")
+            } else {
+                ident.clone()
+            }
+        })
+        .collect();
+    let mut names = NameSet::default();
+    let mut claimed: Vec<Option<String>> = values
+        .iter()
+        .zip(&preferred)
+        .map(|(value, name)| (value == name).then(|| names.claim(name)))
+        .collect();
+    for (slot, name) in claimed.iter_mut().zip(&preferred) {
+        if slot.is_none() {
+            *slot = Some(names.claim(name));
+        }
+    }
+    let fallback = names.claim("Other");
+    (claimed.into_iter().flatten().collect(), fallback)
+}
+
 /// A Rust module name for an API group or version: `cert-manager.io` → `cert_manager_io`;
 /// the empty group becomes `core`.
 pub fn module_ident(name: &str) -> String {
@@ -377,6 +572,28 @@ mod tests {
         assert_eq!(variant_ident("gzip+base64"), "GzipPlusBase64");
         assert_eq!(variant_ident("1Gi"), "V1gi");
         assert_eq!(variant_ident("Self"), "Self_");
+    }
+
+    #[test]
+    fn values_differing_in_case_are_named_by_their_case() {
+        let names = |values: &[&str]| {
+            let owned: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
+            variant_names(&owned)
+        };
+        let (variants, fallback) = names(&["audit", "Audit", "enforce", "Enforce"]);
+        assert_eq!(
+            variants,
+            ["AuditLowercase", "Audit", "EnforceLowercase", "Enforce"]
+        );
+        assert_eq!(fallback, "Other");
+        let (variants, _) = names(&["AUDIT", "audit"]);
+        assert_eq!(variants, ["AuditUppercase", "AuditLowercase"]);
+        let (variants, _) = names(&["AUDIT", "Audit"]);
+        assert_eq!(variants, ["AuditUppercase", "Audit"]);
+        // Not a case difference: numbered as before.
+        let (variants, _) = names(&["foo-bar", "foo_bar", "Other"]);
+        assert_eq!(variants, ["FooBar", "FooBar2", "Other"]);
+        assert_eq!(names(&["Other"]).1, "Other2");
     }
 
     #[test]

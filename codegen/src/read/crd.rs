@@ -1,12 +1,13 @@
 //! CustomResourceDefinition manifests (apiextensions.k8s.io/v1, YAML or JSON, single or
 //! multi-document, files or directories) → [`CrdModel`].
 //!
-//! Every served version of every CRD becomes one [`CrdResource`] with its
-//! `openAPIV3Schema` turned into named structs and enums. Documents that are Kubernetes objects
+//! Every served version of every CRD is read with its `openAPIV3Schema` turned into unnamed
+//! [`SchemaNode`]s; [`crate::model::crd`] names them (structs and enums) and groups the
+//! versions into modules. Documents that are Kubernetes objects
 //! of another kind (the Deployments of an install manifest) are skipped; anything else that is
 //! wrong is a [`CrdError`] naming the file, the CRD and the JSON path inside it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -14,11 +15,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::model::schema::{
-    field_ident, has_default, kind_ident, module_ident, type_ident_part, variant_ident, CrdModel,
-    CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, NameSet, StructDef, TypeDef,
-    VariantDef,
+    CrdDef, CrdModel, CrdVersionDef, EnumSchema, FieldType, ObjectSchema, PropertySchema,
+    SchemaNode,
 };
-use crate::model::{ResourceDef, Scope};
+use crate::model::Scope;
 
 /// Schemas nested deeper than this are rejected rather than risking the stack on hostile input.
 const MAX_DEPTH: usize = 96;
@@ -133,6 +133,16 @@ pub struct Crd {
 /// Reads every CRD from files and directories (recursively, `.yaml`/`.yml`/`.json`, sorted by
 /// path) and types them. Also returns every file read, for `rerun-if-changed`.
 pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<(CrdModel, Vec<PathBuf>), CrdError> {
+    read_sources(paths, &[])
+}
+
+/// [`read_paths`], plus manifests given as text: `(name, text)` pairs, the name standing for a
+/// file in errors (`<stdin>`, `cluster:certificates.cert-manager.io`). Returns the files read
+/// from disk.
+pub fn read_sources<P: AsRef<Path>>(
+    paths: &[P],
+    texts: &[(PathBuf, String)],
+) -> Result<(CrdModel, Vec<PathBuf>), CrdError> {
     let mut files = Vec::new();
     for path in paths {
         collect_files(path.as_ref(), &mut files)?;
@@ -146,6 +156,9 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<(CrdModel, Vec<PathBuf>
             kind: CrdErrorKind::Io(e),
         })?;
         crds.extend(parse_file(file, &text)?);
+    }
+    for (name, text) in texts {
+        crds.extend(parse_file(name, text)?);
     }
     Ok((build_model(&crds)?, files))
 }
@@ -361,217 +374,79 @@ fn parse_crd(file: &Path, name: String, document: &Value) -> Result<Crd, CrdErro
 }
 
 /// Checks the CRDs for clashes and types every served version, grouped into group/version
-/// modules.
+/// modules: each schema is read here (errors name the file, the CRD and the JSON path), then
+/// named and deduplicated by [`crate::model::crd`].
 pub fn build_model(crds: &[Crd]) -> Result<CrdModel, CrdError> {
-    check_clashes(crds)?;
-    let mut modules: BTreeMap<(String, String), Vec<(&Crd, &CrdVersion)>> = BTreeMap::new();
-    let mut group_modules: BTreeMap<String, &Crd> = BTreeMap::new();
+    let mut defs = Vec::with_capacity(crds.len());
     for crd in crds {
-        let group_module = module_ident(&crd.group);
-        if let Some(other) = group_modules.get(&group_module) {
-            if other.group != crd.group {
-                return Err(clash(
-                    crd,
-                    other,
-                    format!(
-                        "groups `{}` and `{}` both become module `{group_module}`",
-                        crd.group, other.group
-                    ),
-                ));
-            }
-        } else {
-            group_modules.insert(group_module.clone(), crd);
-        }
-        for version in &crd.versions {
-            modules
-                .entry((group_module.clone(), module_ident(&version.name)))
-                .or_default()
-                .push((crd, version));
-        }
+        defs.push(crd_def(crd)?);
     }
-    let mut model = CrdModel::default();
-    for ((group_module, version_module), mut members) in modules {
-        members.sort_by(|a, b| a.0.kind.cmp(&b.0.kind));
-        if let Some(pair) = members.windows(2).find(|w| w[0].1.name != w[1].1.name) {
-            return Err(clash(
-                pair[0].0,
-                pair[1].0,
-                format!(
-                    "versions `{}` and `{}` both become module `{version_module}`",
-                    pair[0].1.name, pair[1].1.name
-                ),
-            ));
-        }
-        model
-            .modules
-            .push(type_module(group_module, version_module, &members)?);
-    }
-    Ok(model)
-}
-
-fn clash(crd: &Crd, other: &Crd, what: String) -> CrdError {
-    CrdError {
-        file: crd.file.clone(),
-        crd: Some(crd.name.clone()),
+    crate::model::crd::build(&defs).map_err(|clash| CrdError {
+        file: clash.file,
+        crd: Some(clash.crd),
         json_path: None,
         kind: CrdErrorKind::Clash(format!(
-            "CRD `{}` from {}: {what}",
-            other.name,
-            other.file.display()
+            "CRD `{}` from {}: {}",
+            clash.other,
+            clash.other_source.display(),
+            clash.what
         )),
-    }
-}
-
-fn check_clashes(crds: &[Crd]) -> Result<(), CrdError> {
-    let mut kinds: BTreeMap<(&str, String), &Crd> = BTreeMap::new();
-    let mut plurals: BTreeMap<(&str, &str), &Crd> = BTreeMap::new();
-    for crd in crds {
-        let ident = kind_ident(&crd.kind);
-        if let Some(other) = kinds.insert((&crd.group, ident.clone()), crd) {
-            return Err(clash(
-                crd,
-                other,
-                format!(
-                    "group `{}` kind `{}` (Rust type `{ident}`)",
-                    crd.group, crd.kind
-                ),
-            ));
-        }
-        if let Some(other) = plurals.insert((&crd.group, &crd.plural), crd) {
-            return Err(clash(
-                crd,
-                other,
-                format!("group `{}` resource `{}`", crd.group, crd.plural),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn type_module(
-    group_module: String,
-    version_module: String,
-    members: &[(&Crd, &CrdVersion)],
-) -> Result<GroupVersionModule, CrdError> {
-    let kind_idents: Vec<String> = members.iter().map(|(c, _)| kind_ident(&c.kind)).collect();
-    let mut typer = Typer {
-        file: Path::new(""),
-        crd: "",
-        names: NameSet::with_reserved(kind_idents.iter().map(String::as_str)),
-        types: Vec::new(),
-        defaults: BTreeMap::new(),
-        struct_ids: HashMap::new(),
-        enum_ids: HashMap::new(),
-    };
-    let mut resources = Vec::new();
-    for ((crd, version), ident) in members.iter().zip(&kind_idents) {
-        typer.file = &crd.file;
-        typer.crd = &crd.name;
-        let root_path = format!("spec.versions[{}].schema.openAPIV3Schema", version.index);
-        let mut root = typer.root(version.schema.as_ref(), &root_path, ident)?;
-        let notes = resource_notes(crd, version);
-        let doc = version
-            .schema
-            .as_ref()
-            .and_then(|s| s.get("description"))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| notes.first().cloned());
-        root.doc.extend(notes);
-        resources.push(CrdResource {
-            def: ResourceDef {
-                group: crd.group.clone(),
-                version: version.name.clone(),
-                kind: crd.kind.clone(),
-                plural: crd.plural.clone(),
-                scope: crd.scope,
-                list_kind: crd.list_kind.clone(),
-                rust_type_path: format!("{group_module}::{version_module}::{ident}"),
-                doc,
-            },
-            crd_name: crd.name.clone(),
-            source: crd.file.clone(),
-            root,
-            storage: version.storage,
-            deprecation: version.deprecation.clone(),
-            subresources: version.subresources.clone(),
-        });
-    }
-    let (group, version) = members
-        .first()
-        .map(|(c, v)| (c.group.clone(), v.name.clone()))
-        .unwrap_or_default();
-    Ok(GroupVersionModule {
-        group,
-        version,
-        group_module,
-        version_module,
-        resources,
-        types: typer.types,
     })
 }
 
-fn resource_notes(crd: &Crd, version: &CrdVersion) -> Vec<String> {
-    let scope = match crd.scope {
-        Scope::Namespaced => "namespaced",
-        Scope::Cluster => "cluster-scoped",
+fn crd_def(crd: &Crd) -> Result<CrdDef, CrdError> {
+    let reader = SchemaReader {
+        file: &crd.file,
+        crd: &crd.name,
     };
-    let mut notes = vec![format!(
-        "Custom resource `{}/{}` `{}` (`{}`, {scope}), from CRD `{}`.",
-        crd.group, version.name, crd.kind, crd.plural, crd.name
-    )];
-    if version.storage {
-        notes.push("This is the storage version.".into());
+    let mut versions = Vec::with_capacity(crd.versions.len());
+    for version in &crd.versions {
+        let root_path = format!("spec.versions[{}].schema.openAPIV3Schema", version.index);
+        let (schema, declares_properties) = reader.root(version.schema.as_ref(), &root_path)?;
+        versions.push(CrdVersionDef {
+            name: version.name.clone(),
+            storage: version.storage,
+            deprecation: version.deprecation.clone(),
+            subresources: version.subresources.clone(),
+            description: version
+                .schema
+                .as_ref()
+                .and_then(|s| s.get("description"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            schema,
+            declares_properties,
+        });
     }
-    if let Some(warning) = &version.deprecation {
-        if warning.is_empty() {
-            notes.push("Deprecated.".into());
-        } else {
-            notes.push(format!("Deprecated: {warning}"));
-        }
-    }
-    if !version.subresources.is_empty() {
-        notes.push(format!(
-            "Subresources: {}.",
-            version
-                .subresources
-                .iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    notes
+    Ok(CrdDef {
+        source: crd.file.clone(),
+        name: crd.name.clone(),
+        group: crd.group.clone(),
+        kind: crd.kind.clone(),
+        plural: crd.plural.clone(),
+        list_kind: crd.list_kind.clone(),
+        scope: crd.scope,
+        versions,
+    })
 }
 
-/// Turns schema nodes into types of one module.
-struct Typer<'a> {
+/// Reads the schema nodes of one CRD into [`SchemaNode`]s.
+struct SchemaReader<'a> {
     file: &'a Path,
     crd: &'a str,
-    names: NameSet,
-    types: Vec<TypeDef>,
-    defaults: BTreeMap<String, bool>,
-    /// Structs already emitted, by shape, so that a sub-schema repeated across the module
-    /// (label selectors, pod templates) becomes one type instead of hundreds.
-    struct_ids: HashMap<StructShape, String>,
-    /// Enums already emitted, by their values and description.
-    enum_ids: HashMap<(Vec<String>, Vec<String>), String>,
 }
 
-/// What makes two structs interchangeable: the same fields (wire names, types, docs) and the
-/// same treatment of undeclared fields.
-type StructShape = (Vec<FieldDef>, Option<(String, FieldType)>);
-
-/// A field type plus what its doc comment should add (e.g. why it is free-form JSON).
-struct Typed {
-    ty: FieldType,
+/// A node plus what the doc comment of the property holding it should add (e.g. why it is
+/// free-form JSON).
+struct Read {
+    node: SchemaNode,
     notes: Vec<String>,
 }
 
-impl Typed {
+impl Read {
     fn plain(ty: FieldType) -> Self {
         Self {
-            ty,
+            node: SchemaNode::Plain(ty),
             notes: Vec::new(),
         }
     }
@@ -581,7 +456,7 @@ fn flag(schema: &Map<String, Value>, key: &str) -> bool {
     schema.get(key).and_then(Value::as_bool) == Some(true)
 }
 
-impl Typer<'_> {
+impl SchemaReader<'_> {
     fn error(&self, path: &str, kind: CrdErrorKind) -> CrdError {
         CrdError {
             file: self.file.to_owned(),
@@ -605,12 +480,8 @@ impl Typer<'_> {
             .ok_or_else(|| self.untypeable(path, "a schema must be an object"))
     }
 
-    fn root(
-        &mut self,
-        schema: Option<&Value>,
-        path: &str,
-        name: &str,
-    ) -> Result<StructDef, CrdError> {
+    /// The top-level object, and whether it has a `properties` key at all.
+    fn root(&self, schema: Option<&Value>, path: &str) -> Result<(ObjectSchema, bool), CrdError> {
         let empty = Map::new();
         let schema = match schema {
             Some(s) => self.as_object(s, path)?,
@@ -627,30 +498,17 @@ impl Typer<'_> {
                 ))
             }
         }
-        let mut def = self.structure(schema, path, name.to_owned(), 0, true)?;
-        if schema.get("properties").is_none() && def.rest.is_none() {
-            def.rest = Some(("rest".into(), FieldType::Value));
-            def.doc.push(
-                "The schema declares no fields: every field besides `metadata` is kept in `rest`."
-                    .into(),
-            );
-        }
-        Ok(def)
+        let object = self.object_schema(schema, path, 0)?;
+        Ok((object, schema.get("properties").is_some()))
     }
 
-    fn type_of(
-        &mut self,
-        schema: &Value,
-        path: &str,
-        hint: &str,
-        depth: usize,
-    ) -> Result<Typed, CrdError> {
+    fn node(&self, schema: &Value, path: &str, depth: usize) -> Result<Read, CrdError> {
         if depth > MAX_DEPTH {
             return Err(self.untypeable(path, format!("nested deeper than {MAX_DEPTH} levels")));
         }
         let schema = self.as_object(schema, path)?;
         if flag(schema, "x-kubernetes-int-or-string") {
-            return Ok(Typed::plain(FieldType::IntOrString));
+            return Ok(Read::plain(FieldType::IntOrString));
         }
         let declared = match schema.get("type") {
             None => None,
@@ -659,29 +517,29 @@ impl Typer<'_> {
                 return Err(self.untypeable(&format!("{path}.type"), "`type` must be a string"))
             }
         };
-        let ty = match declared {
-            Some("string") => self.string(schema, path, hint),
+        let node = match declared {
+            Some("string") => string(schema, path),
             Some("integer") => match schema.get("format").and_then(Value::as_str) {
-                Some("int32") => FieldType::I32,
-                _ => FieldType::I64,
+                Some("int32") => SchemaNode::Plain(FieldType::I32),
+                _ => SchemaNode::Plain(FieldType::I64),
             },
-            Some("number") => FieldType::F64,
-            Some("boolean") => FieldType::Bool,
+            Some("number") => SchemaNode::Plain(FieldType::F64),
+            Some("boolean") => SchemaNode::Plain(FieldType::Bool),
             Some("array") => {
                 let Some(items) = schema.get("items") else {
                     return Err(self.untypeable(path, "an array needs `items`"));
                 };
-                let item = self.type_of(items, &format!("{path}.items"), hint, depth + 1)?;
-                return Ok(Typed {
-                    ty: FieldType::Array(Box::new(item.ty)),
+                let item = self.node(items, &format!("{path}.items"), depth + 1)?;
+                return Ok(Read {
+                    node: SchemaNode::Array(Box::new(item.node)),
                     notes: item.notes,
                 });
             }
-            Some("object") => return self.object(schema, path, hint, depth),
+            Some("object") => return self.object(schema, path, depth),
             None if schema.contains_key("properties") || schema.contains_key("additionalProperties") => {
-                return self.object(schema, path, hint, depth)
+                return self.object(schema, path, depth)
             }
-            None => return self.untyped(schema, path, hint, depth),
+            None => return self.untyped(schema, path, depth),
             Some(other) => {
                 return Err(self.untypeable(
                     &format!("{path}.type"),
@@ -689,18 +547,20 @@ impl Typer<'_> {
                 ))
             }
         };
-        Ok(Typed::plain(ty))
+        Ok(Read {
+            node,
+            notes: Vec::new(),
+        })
     }
 
     /// A node without `type`: typed from `anyOf`/`oneOf` when every branch agrees on one
     /// scalar type, free-form JSON otherwise.
     fn untyped(
-        &mut self,
+        &self,
         schema: &Map<String, Value>,
         path: &str,
-        hint: &str,
         depth: usize,
-    ) -> Result<Typed, CrdError> {
+    ) -> Result<Read, CrdError> {
         for keyword in ["anyOf", "oneOf"] {
             let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
                 continue;
@@ -724,117 +584,59 @@ impl Typer<'_> {
                 if let Some(t) = types.first() {
                     merged.insert("type".into(), Value::String((*t).to_owned()));
                 }
-                return self.type_of(&Value::Object(merged), path, hint, depth + 1);
+                return self.node(&Value::Object(merged), path, depth + 1);
             }
-            return Ok(Typed {
-                ty: FieldType::Value,
+            return Ok(Read {
+                node: SchemaNode::Plain(FieldType::Value),
                 notes: vec![format!(
                     "Free-form JSON: the `{keyword}` branches of this schema share no single Rust type."
                 )],
             });
         }
-        Ok(Typed::plain(FieldType::Value))
-    }
-
-    fn string(&mut self, schema: &Map<String, Value>, path: &str, hint: &str) -> FieldType {
-        if schema.get("format").and_then(Value::as_str) == Some("date-time") {
-            return FieldType::Time;
-        }
-        let values: Vec<&str> = schema
-            .get("enum")
-            .and_then(Value::as_array)
-            .map(|values| values.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if values.is_empty() {
-            return FieldType::String;
-        }
-        let mut seen = BTreeSet::new();
-        let values: Vec<String> = values
-            .into_iter()
-            .filter(|v| seen.insert(*v))
-            .map(str::to_owned)
-            .collect();
-        let mut doc = description(schema);
-        let key = (values, doc.clone());
-        if let Some(existing) = self.enum_ids.get(&key) {
-            return FieldType::Named(existing.clone());
-        }
-        let name = self.names.claim(hint);
-        let values = key.0.clone();
-        self.enum_ids.insert(key, name.clone());
-        let mut variant_names = NameSet::default();
-        let variants: Vec<VariantDef> = values
-            .into_iter()
-            .map(|value| VariantDef {
-                rust_name: variant_names.claim(&variant_ident(&value)),
-                wire: value,
-            })
-            .collect();
-        let fallback = variant_names.claim("Other");
-        if doc.is_empty() {
-            doc.push(format!("String enum at `{path}`."));
-        }
-        doc.push(format!("Values other than these decode as `{fallback}(value)`, so new server values never fail decoding."));
-        self.defaults.insert(name.clone(), false);
-        self.types.push(TypeDef::Enum(EnumDef {
-            name: name.clone(),
-            doc,
-            variants,
-            fallback,
-        }));
-        FieldType::Named(name)
+        Ok(Read::plain(FieldType::Value))
     }
 
     fn object(
-        &mut self,
+        &self,
         schema: &Map<String, Value>,
         path: &str,
-        hint: &str,
         depth: usize,
-    ) -> Result<Typed, CrdError> {
+    ) -> Result<Read, CrdError> {
         let has_properties = schema
             .get("properties")
             .and_then(Value::as_object)
             .is_some_and(|p| !p.is_empty());
         if !has_properties {
             return match schema.get("additionalProperties") {
-                Some(Value::Object(_)) => {
-                    let value = schema.get("additionalProperties").unwrap_or(&Value::Null);
-                    let inner = self.type_of(
-                        value,
-                        &format!("{path}.additionalProperties"),
-                        hint,
-                        depth + 1,
-                    )?;
-                    Ok(Typed {
-                        ty: FieldType::Map(Box::new(inner.ty)),
+                Some(value @ Value::Object(_)) => {
+                    let inner =
+                        self.node(value, &format!("{path}.additionalProperties"), depth + 1)?;
+                    Ok(Read {
+                        node: SchemaNode::Map(Box::new(inner.node)),
                         notes: inner.notes,
                     })
                 }
                 Some(Value::Bool(true)) => {
-                    Ok(Typed::plain(FieldType::Map(Box::new(FieldType::Value))))
+                    Ok(Read::plain(FieldType::Map(Box::new(FieldType::Value))))
                 }
-                _ => Ok(Typed::plain(FieldType::Value)),
+                _ => Ok(Read::plain(FieldType::Value)),
             };
         }
-        let name = self.names.claim(hint);
-        let name = self.structure(schema, path, name, depth, false)?.name;
-        Ok(Typed::plain(FieldType::Named(name)))
+        Ok(Read {
+            node: SchemaNode::Object(self.object_schema(schema, path, depth)?),
+            notes: Vec::new(),
+        })
     }
 
-    /// Builds a struct from `properties`; non-root structs are added to the module's types, in
-    /// pre-order so parents come before their children.
-    fn structure(
-        &mut self,
+    /// An object's declared properties and what it does with the others.
+    fn object_schema(
+        &self,
         schema: &Map<String, Value>,
         path: &str,
-        name: String,
         depth: usize,
-        root: bool,
-    ) -> Result<StructDef, CrdError> {
-        let slot = self.types.len();
+    ) -> Result<ObjectSchema, CrdError> {
         let empty = Map::new();
-        let properties = match schema.get("properties") {
+        let declared = match schema.get("properties") {
             None => &empty,
             Some(Value::Object(p)) => p,
             Some(_) => {
@@ -853,21 +655,11 @@ impl Typer<'_> {
                 ))
             }
         };
-        let mut field_names = if root {
-            NameSet::with_reserved(["metadata"])
-        } else {
-            NameSet::default()
-        };
-        let mut fields = Vec::new();
-        for (wire, property) in properties {
-            if root && matches!(wire.as_str(), "apiVersion" | "kind" | "metadata") {
-                continue;
-            }
+        let mut properties = Vec::with_capacity(declared.len());
+        for (wire, property) in declared {
             let property_path = format!("{path}.properties.{wire}");
-            let hint = format!("{name}{}", type_ident_part(wire));
-            let typed = self.type_of(property, &property_path, &hint, depth + 1)?;
+            let read = self.node(property, &property_path, depth + 1)?;
             let property = self.as_object(property, &property_path)?;
-            let is_required = required.contains(wire.as_str());
             let mut doc = description(property);
             if let Some(default) = property.get("default") {
                 doc.push(format!("Default: `{default}`"));
@@ -877,73 +669,59 @@ impl Typer<'_> {
                     "An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).".into(),
                 );
             }
-            doc.extend(typed.notes);
-            fields.push(FieldDef {
-                wire_name: wire.clone(),
-                rust_name: field_names.claim(&field_ident(wire)),
-                ty: typed.ty,
-                optional: !is_required || flag(property, "nullable"),
-                skip_none: !is_required,
+            doc.extend(read.notes);
+            properties.push(PropertySchema {
+                wire: wire.clone(),
+                node: read.node,
+                required: required.contains(wire.as_str()),
+                nullable: flag(property, "nullable"),
                 doc,
             });
         }
         let rest = if flag(schema, "x-kubernetes-preserve-unknown-fields") {
-            Some(FieldType::Value)
+            Some(SchemaNode::Plain(FieldType::Value))
         } else {
             match schema.get("additionalProperties") {
-                Some(Value::Bool(true)) => Some(FieldType::Value),
-                Some(value @ Value::Object(_)) => {
-                    let rest_hint = format!("{name}Rest");
-                    Some(
-                        self.type_of(
-                            value,
-                            &format!("{path}.additionalProperties"),
-                            &rest_hint,
-                            depth + 1,
-                        )?
-                        .ty,
-                    )
-                }
+                Some(Value::Bool(true)) => Some(SchemaNode::Plain(FieldType::Value)),
+                Some(value @ Value::Object(_)) => Some(
+                    self.node(value, &format!("{path}.additionalProperties"), depth + 1)?
+                        .node,
+                ),
                 _ => None,
             }
         };
-        let mut doc = description(schema);
-        if doc.is_empty() && !root {
-            doc.push(format!("Object at `{path}`."));
-        }
-        let rest = rest.map(|ty| {
-            let field = field_names.claim("rest");
-            doc.push(format!(
-                "Fields the schema does not declare are kept in `{field}`."
-            ));
-            (field, ty)
-        });
-        let default = fields
-            .iter()
-            .all(|f| f.optional || has_default(&f.ty, &self.defaults));
-        let def = StructDef {
-            name,
-            doc,
-            fields,
-            rest,
-            default,
-        };
-        if root {
-            return Ok(def);
-        }
-        let shape = (def.fields.clone(), def.rest.clone());
-        if let Some(existing) = self.struct_ids.get(&shape) {
-            self.names.release(&def.name);
-            return Ok(StructDef {
-                name: existing.clone(),
-                ..def
-            });
-        }
-        self.struct_ids.insert(shape, def.name.clone());
-        self.defaults.insert(def.name.clone(), def.default);
-        self.types.insert(slot, TypeDef::Struct(def.clone()));
-        Ok(def)
+        Ok(ObjectSchema {
+            path: path.to_owned(),
+            description: description(schema),
+            properties,
+            rest: rest.map(Box::new),
+        })
     }
+}
+
+/// A string node: a date-time, an enum of its string values, or a plain string.
+fn string(schema: &Map<String, Value>, path: &str) -> SchemaNode {
+    if schema.get("format").and_then(Value::as_str) == Some("date-time") {
+        return SchemaNode::Plain(FieldType::Time);
+    }
+    let values: Vec<&str> = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(|values| values.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if values.is_empty() {
+        return SchemaNode::Plain(FieldType::String);
+    }
+    let mut seen = BTreeSet::new();
+    SchemaNode::Enum(EnumSchema {
+        path: path.to_owned(),
+        values: values
+            .into_iter()
+            .filter(|v| seen.insert(*v))
+            .map(str::to_owned)
+            .collect(),
+        description: description(schema),
+    })
 }
 
 fn description(schema: &Map<String, Value>) -> Vec<String> {

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::model::{ResourceDef, Scope};
+use crate::model::{ResourceDef, Scope, TypeRef};
 
 use super::table::Table;
 use super::ReadError;
@@ -151,17 +151,17 @@ fn collect_rs_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError>
     Ok(())
 }
 
-/// `v1_37/api/core/v1/pod.rs` → `k8s_openapi::api::core::v1` (types are re-exported by
-/// their directory's module).
-fn module_path(version_dir: &Path, file: &Path) -> String {
-    let mut path = String::from("k8s_openapi");
-    if let Some(dir) = file.parent().and_then(|d| d.strip_prefix(version_dir).ok()) {
-        for component in dir.components() {
-            path.push_str("::");
-            path.push_str(&component.as_os_str().to_string_lossy());
-        }
-    }
-    path
+/// `v1_37/api/core/v1/pod.rs` → `["api", "core", "v1"]`, the module below the crate root
+/// (types are re-exported by their directory's module).
+fn module_path(version_dir: &Path, file: &Path) -> Vec<String> {
+    file.parent()
+        .and_then(|d| d.strip_prefix(version_dir).ok())
+        .map(|dir| {
+            dir.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[derive(Default)]
@@ -175,7 +175,11 @@ struct Found {
     object_meta: bool,
 }
 
-fn extract_file(path: &Path, text: &str, module_path: &str) -> Result<Vec<ResourceDef>, ReadError> {
+fn extract_file(
+    path: &Path,
+    text: &str,
+    module_path: &[String],
+) -> Result<Vec<ResourceDef>, ReadError> {
     let file = syn::parse_file(text).map_err(|source| ReadError::Rust {
         path: path.to_owned(),
         source,
@@ -242,7 +246,10 @@ fn extract_file(path: &Path, text: &str, module_path: &str) -> Result<Vec<Resour
             plural: f.plural.ok_or_else(|| missing("URL_PATH_SEGMENT"))?,
             scope: f.scope.ok_or_else(|| missing("known Scope"))?,
             list_kind,
-            rust_type_path: format!("{module_path}::{ty}"),
+            ty: TypeRef::K8sOpenapi {
+                module: module_path.to_vec(),
+                name: ty,
+            },
             doc: None,
         });
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::model::{ResourceDef, Scope};
+use crate::model::{ResourceDef, Scope, TypeRef};
 
 use super::ReadError;
 
@@ -148,7 +148,7 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
             .map(first_paragraph);
         resources.push(ResourceDef {
             list_kind: last_segment(&list_schema).to_owned(),
-            rust_type_path: rust_path_of_definition(item_schema),
+            ty: type_of_definition(item_schema),
             group,
             version,
             kind,
@@ -193,15 +193,13 @@ fn last_segment(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
-/// `io.k8s.api.core.v1.Pod` → `k8s_openapi::api::core::v1::Pod` (k8s-openapi's module layout).
-pub fn rust_path_of_definition(name: &str) -> String {
+/// `io.k8s.api.core.v1.Pod` → the k8s-openapi type `api::core::v1` `Pod` (k8s-openapi's
+/// module layout).
+pub fn type_of_definition(name: &str) -> TypeRef {
     let trimmed = name.strip_prefix("io.k8s.").unwrap_or(name);
-    let mut path = String::from("k8s_openapi");
-    for segment in trimmed.split('.') {
-        path.push_str("::");
-        path.push_str(&segment.replace('-', "_"));
-    }
-    path
+    let mut module: Vec<String> = trimmed.split('.').map(|s| s.replace('-', "_")).collect();
+    let name = module.pop().unwrap_or_default();
+    TypeRef::K8sOpenapi { module, name }
 }
 
 fn first_paragraph(text: &str) -> String {
@@ -215,13 +213,12 @@ mod tests {
     #[test]
     fn definition_names_map_to_k8s_openapi_paths() {
         assert_eq!(
-            rust_path_of_definition("io.k8s.api.core.v1.Pod"),
+            type_of_definition("io.k8s.api.core.v1.Pod").to_string(),
             "k8s_openapi::api::core::v1::Pod"
         );
         assert_eq!(
-            rust_path_of_definition(
-                "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService"
-            ),
+            type_of_definition("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService")
+                .to_string(),
             "k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1::APIService"
         );
     }

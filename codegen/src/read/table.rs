@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use crate::model::ResourceDef;
+use crate::model::{ResourceDef, Scope, TypeRef};
 
 use super::ReadError;
 
 /// A resource table: what k8s-openapi offers for one Kubernetes version.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     /// Kubernetes version, `1.37`.
     pub kubernetes_version: String,
@@ -16,6 +16,28 @@ pub struct Table {
     pub source: String,
     /// Listable resources, sorted by group, version, kind.
     pub resources: Vec<ResourceDef>,
+}
+
+/// A table as written on disk: the resource's type is spelled as a path
+/// (`k8s_openapi::api::core::v1::Pod`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TableFile {
+    kubernetes_version: String,
+    source: String,
+    resources: Vec<Entry>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Entry {
+    group: String,
+    version: String,
+    kind: String,
+    plural: String,
+    scope: Scope,
+    list_kind: String,
+    rust_type_path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    doc: Option<String>,
 }
 
 /// The compiled-in tables: (Kubernetes version, JSON text).
@@ -70,10 +92,43 @@ pub fn read(path: &Path) -> Result<Table, ReadError> {
 
 /// Parses table JSON read from `path`.
 pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
-    let table: Table = serde_json::from_str(text).map_err(|source| ReadError::Json {
+    let file: TableFile = serde_json::from_str(text).map_err(|source| ReadError::Json {
         path: path.to_owned(),
         source,
     })?;
+    let mut resources = Vec::with_capacity(file.resources.len());
+    for entry in file.resources {
+        let Some(ty) = TypeRef::parse_k8s_openapi(&entry.rust_type_path) else {
+            let group = if entry.group.is_empty() {
+                "core"
+            } else {
+                entry.group.as_str()
+            };
+            return Err(ReadError::Invalid {
+                path: path.to_owned(),
+                problem: format!(
+                    "resource {group}/{}/{}: rust_type_path `{}` is not a k8s-openapi type \
+                     (`k8s_openapi::<module>::<Type>`)",
+                    entry.version, entry.kind, entry.rust_type_path
+                ),
+            });
+        };
+        resources.push(ResourceDef {
+            group: entry.group,
+            version: entry.version,
+            kind: entry.kind,
+            plural: entry.plural,
+            scope: entry.scope,
+            list_kind: entry.list_kind,
+            ty,
+            doc: entry.doc,
+        });
+    }
+    let table = Table {
+        kubernetes_version: file.kubernetes_version,
+        source: file.source,
+        resources,
+    };
     if table.resources.is_empty() {
         return Err(ReadError::Invalid {
             path: path.to_owned(),
@@ -85,7 +140,25 @@ pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
 
 /// The table as pretty JSON with a trailing newline (what is checked in).
 pub fn to_json(table: &Table) -> String {
-    let mut text = serde_json::to_string_pretty(table).unwrap_or_default();
+    let file = TableFile {
+        kubernetes_version: table.kubernetes_version.clone(),
+        source: table.source.clone(),
+        resources: table
+            .resources
+            .iter()
+            .map(|r| Entry {
+                group: r.group.clone(),
+                version: r.version.clone(),
+                kind: r.kind.clone(),
+                plural: r.plural.clone(),
+                scope: r.scope,
+                list_kind: r.list_kind.clone(),
+                rust_type_path: r.ty.to_string(),
+                doc: r.doc.clone(),
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
     text.push('\n');
     text
 }
