@@ -23,8 +23,13 @@ trait ErasedInformer: Send + Sync {
 struct Typed<K>(SharedIndexInformer<K>);
 
 fn to_json<K: serde::Serialize>(obj: &K, key: &str) -> Result<serde_json::Value, Error> {
-    serde_json::to_value(obj)
-        .map_err(|e| Error::Other(format!("encoding cached object {key} as JSON: {e}")))
+    serde_json::to_value(obj).map_err(|e| {
+        Error::other(
+            crate::error::ErrorKind::Encode,
+            format!("encoding cached object {key} as JSON"),
+            e.to_string(),
+        )
+    })
 }
 
 impl<K: Object + serde::Serialize> ErasedInformer for Typed<K> {
@@ -158,7 +163,13 @@ mod tests {
     use std::time::Duration;
 
     fn unused_source() -> ListWatch<ConfigMap> {
-        let never = || Error::Other("this informer is never run".into());
+        let never = || {
+            Error::other(
+                crate::error::ErrorKind::InvalidState,
+                "informer",
+                "this informer is never run",
+            )
+        };
         ListWatch::new(
             move |_| std::future::ready(Err(never())),
             move |_| std::future::ready(Err(never())),

@@ -144,10 +144,11 @@ impl<K: Object> SharedIndexInformer<K> {
 
     fn ensure_not_started(&self, what: &str) -> Result<(), Error> {
         if self.inner.started.load(Ordering::Acquire) {
-            return Err(Error::Other(format!(
-                "informer {}: {what} must be called before the informer starts",
-                self.name()
-            )));
+            return Err(Error::other(
+                crate::error::ErrorKind::InvalidState,
+                format!("informer {}", self.name()),
+                format!("{what} must be called before the informer starts"),
+            ));
         }
         Ok(())
     }
@@ -297,13 +298,18 @@ impl<K: Object> SharedIndexInformer<K> {
                 return Ok(());
             }
             if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
-                return Err(Error::Other(f.message));
+                return Err(Error::other(
+                    crate::error::ErrorKind::NotSynced,
+                    format!("informer {}", self.name()),
+                    f.message,
+                ));
             }
             if self.is_stopped() {
-                return Err(Error::Other(format!(
-                    "informer {} stopped before it synced",
-                    self.name()
-                )));
+                return Err(Error::other(
+                    crate::error::ErrorKind::NotSynced,
+                    format!("informer {}", self.name()),
+                    "stopped before it synced",
+                ));
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }

@@ -6,6 +6,7 @@
 //! → [delta queue](delta_fifo) → ([store](store), [handlers](handler)) → [listers](lister).
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod backoff;
 pub mod client;
 pub mod delta_apply;
@@ -31,10 +32,11 @@ pub mod selector;
 pub mod stats;
 pub mod store;
 
+pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
 pub use client::Client;
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
-pub use error::Error;
+pub use error::{ApiError, Error};
 pub use factory::{FactoryBuilder, FactoryOptions, SharedInformerFactoryCore, SyncError};
 pub use generic::GenericInformer;
 pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};

@@ -254,10 +254,11 @@ impl<K: Object> Reflector<K> {
                 WatchEnd::Closed { events, elapsed } => {
                     // A watch that closes at once with nothing in it would otherwise spin.
                     if events == 0 && elapsed < Duration::from_secs(1) {
-                        let e = Error::Other(format!(
-                            "watch {}: the server closed the watch immediately",
-                            self.config.name
-                        ));
+                        let e = Error::other(
+                            crate::error::ErrorKind::Protocol,
+                            format!("watch {}", self.config.name),
+                            "the server closed the watch immediately",
+                        );
                         self.report(&e);
                         if !self.pause(&cancel, &mut backoff, &e).await {
                             return;
@@ -559,6 +560,7 @@ mod tests {
             code,
             reason: String::new(),
             message: String::new(),
+            details: None,
             context: "list pods".into(),
             retry_after: None,
         })
@@ -572,8 +574,10 @@ mod tests {
         for code in [410, 429, 500, 503, 504] {
             assert!(!is_terminal_list_error(&api(code)), "{code}");
         }
-        assert!(!is_terminal_list_error(&Error::Other(
-            "connection refused".into()
+        assert!(!is_terminal_list_error(&Error::other(
+            crate::error::ErrorKind::Protocol,
+            "list pods",
+            "connection refused"
         )));
     }
 }

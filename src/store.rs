@@ -422,10 +422,11 @@ impl<K: Object> Indexer<K> {
     pub fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
         let mut inner = self.write();
         if !inner.items.is_empty() {
-            return Err(Error::Other(format!(
-                "set_cache_mode: the indexer already holds {} objects",
-                inner.items.len()
-            )));
+            return Err(Error::other(
+                crate::error::ErrorKind::InvalidState,
+                "set_cache_mode",
+                format!("the indexer already holds {} objects", inner.items.len()),
+            ));
         }
         let hot = match mode {
             CacheMode::Full => 0,
@@ -547,9 +548,11 @@ impl<K: Object> Indexer<K> {
             .keys()
             .find(|n| inner.indexers.contains_key(*n))
         {
-            return Err(Error::Other(format!(
-                "add_indexers: an index named {dup:?} already exists"
-            )));
+            return Err(Error::other(
+                crate::error::ErrorKind::InvalidState,
+                "add_indexers",
+                format!("an index named {dup:?} already exists"),
+            ));
         }
         for (name, func) in indexers.funcs {
             let mut index = Index::default();
@@ -597,7 +600,11 @@ impl<K: Object> Indexer<K> {
 }
 
 fn unknown_index(name: &str) -> Error {
-    Error::Other(format!("index {name:?} does not exist in this indexer"))
+    Error::other(
+        crate::error::ErrorKind::NotFound,
+        format!("index {name:?}"),
+        "does not exist in this indexer",
+    )
 }
 
 #[cfg(test)]

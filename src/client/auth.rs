@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use super::config::{AuthConfig, Config, ExecConfig};
 use super::tls::IdentitySlot;
-use crate::error::Error;
+use crate::error::{ConfigErrorKind, Error};
 
 /// A token file is re-read at least this often even when it looks unchanged.
 const TOKEN_FILE_MAX_AGE: Duration = Duration::from_secs(60);
@@ -51,13 +51,21 @@ impl Authenticator {
         let kind = match &config.auth {
             AuthConfig::None => Kind::None,
             AuthConfig::Token(token) => Kind::Static(bearer(token).map_err(|e| {
-                Error::Config(format!("bearer token for {}: {e}", config.cluster_url))
+                Error::config(
+                    ConfigErrorKind::Invalid,
+                    format!("bearer token for {}", config.cluster_url),
+                    e,
+                )
             })?),
             AuthConfig::Basic { username, password } => {
                 let encoded = base64::engine::general_purpose::STANDARD
                     .encode(format!("{username}:{password}"));
                 Kind::Static(sensitive(&format!("Basic {encoded}")).map_err(|e| {
-                    Error::Config(format!("basic auth for {}: {e}", config.cluster_url))
+                    Error::config(
+                        ConfigErrorKind::Invalid,
+                        format!("basic auth for {}", config.cluster_url),
+                        e,
+                    )
                 })?)
             }
             AuthConfig::TokenFile(path) => Kind::TokenFile(TokenFile {
@@ -128,7 +136,12 @@ impl TokenFile {
     async fn header(&self) -> Result<HeaderValue, Error> {
         let path = &self.path;
         let read_error = |e: std::io::Error| {
-            Error::Config(format!("token file {}: cannot read: {e}", path.display()))
+            Error::config_with_source(
+                ConfigErrorKind::Read,
+                format!("token file {}", path.display()),
+                "cannot read",
+                e,
+            )
         };
         let meta = tokio::fs::metadata(path).await.map_err(read_error)?;
         let modified = meta.modified().ok();
@@ -145,13 +158,19 @@ impl TokenFile {
         }
         let token = tokio::fs::read_to_string(path).await.map_err(read_error)?;
         if token.trim().is_empty() {
-            return Err(Error::Config(format!(
-                "token file {}: is empty",
-                path.display()
-            )));
+            return Err(Error::config(
+                ConfigErrorKind::Credentials,
+                format!("token file {}", path.display()),
+                "is empty",
+            ));
         }
-        let header = bearer(&token)
-            .map_err(|e| Error::Config(format!("token file {}: {e}", path.display())))?;
+        let header = bearer(&token).map_err(|e| {
+            Error::config(
+                ConfigErrorKind::Credentials,
+                format!("token file {}", path.display()),
+                e,
+            )
+        })?;
         tracing::debug!(path = %path.display(), "read bearer token file");
         *self.cached.lock().unwrap_or_else(|p| p.into_inner()) = Some(CachedToken {
             header: header.clone(),
@@ -255,10 +274,11 @@ impl ExecAuth {
     }
 
     fn error(&self, message: impl std::fmt::Display) -> Error {
-        Error::Config(format!(
-            "{}: command {:?}: {message}",
-            self.config.origin, self.config.command
-        ))
+        Error::config(
+            ConfigErrorKind::Credentials,
+            format!("{}: command {:?}", self.config.origin, self.config.command),
+            message.to_string(),
+        )
     }
 
     async fn run(&self) -> Result<ExecCredentials, Error> {

@@ -1,6 +1,7 @@
 //! `Config`: where the API server is and how to authenticate to it, loaded from a
 //! kubeconfig, from the in-cluster service account, or built by hand.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 use super::kubeconfig::{KubeConfigOptions, Kubeconfig, Selected, Sourced, UserEntry};
-use crate::error::Error;
+use crate::error::{ConfigErrorKind, Error};
 
 /// Where in-cluster pods find their service-account credentials.
 pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -31,10 +32,16 @@ pub struct Identity {
 impl Identity {
     /// An identity from PEM certificate(s) and a PEM private key (PKCS#1, PKCS#8 or SEC1).
     pub fn from_pem(cert_pem: &[u8], key_pem: &[u8]) -> Result<Self, Error> {
-        let cert_chain =
-            parse_certs(cert_pem).map_err(|e| Error::Config(format!("client certificate: {e}")))?;
-        let key = PrivateKeyDer::from_pem_slice(key_pem)
-            .map_err(|e| Error::Config(format!("client key: no usable PEM private key: {e}")))?;
+        let cert_chain = parse_certs(cert_pem)
+            .map_err(|e| Error::config(ConfigErrorKind::Invalid, "client certificate", e))?;
+        let key = PrivateKeyDer::from_pem_slice(key_pem).map_err(|e| {
+            Error::config_with_source(
+                ConfigErrorKind::Invalid,
+                "client key",
+                "no usable PEM private key",
+                e,
+            )
+        })?;
         Ok(Self { cert_chain, key })
     }
 }
@@ -133,6 +140,28 @@ impl std::fmt::Debug for ExecConfig {
     }
 }
 
+/// Whom requests act as: the `Impersonate-*` headers (kubeconfig `as`, `as-uid`,
+/// `as-groups`, `as-user-extra`; kubectl's `--as`, `--as-uid`, `--as-group`).
+/// The user's own credentials must be allowed to `impersonate`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Impersonate {
+    /// The user to act as (`Impersonate-User`). Required when anything else is set.
+    pub user: Option<String>,
+    /// The user's UID (`Impersonate-Uid`).
+    pub uid: Option<String>,
+    /// The groups to act as a member of (one `Impersonate-Group` header each).
+    pub groups: Vec<String>,
+    /// Extra user attributes (`Impersonate-Extra-<key>` headers, the key percent-encoded).
+    pub extra: BTreeMap<String, Vec<String>>,
+}
+
+impl Impersonate {
+    /// True when nothing is impersonated.
+    pub fn is_empty(&self) -> bool {
+        self.user.is_none() && self.uid.is_none() && self.groups.is_empty() && self.extra.is_empty()
+    }
+}
+
 /// Everything a [`Client`](super::Client) needs to reach and authenticate to an API server.
 ///
 /// `Debug` never prints tokens, passwords or keys.
@@ -148,8 +177,17 @@ pub struct Config {
     pub auth: AuthConfig,
     /// Accept any server certificate. Only set when the kubeconfig asks for it.
     pub insecure_skip_tls_verify: bool,
-    /// The name to verify the server certificate against, instead of the URL's host.
+    /// The name to verify the server certificate against and send as SNI, instead of the URL's host.
     pub tls_server_name: Option<String>,
+    /// The proxy every request goes through (`http://`, `https://`; kubeconfig `proxy-url`).
+    /// `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment, as kubectl does
+    /// (loopback addresses are never proxied).
+    pub proxy_url: Option<String>,
+    /// Act as another user.
+    pub impersonate: Impersonate,
+    /// Do not ask the server for gzip-compressed responses (kubeconfig `disable-compression`).
+    /// Compression saves bandwidth on large lists at some CPU cost on both ends.
+    pub disable_compression: bool,
     /// The namespace of the kubeconfig context (or the service account), else `default`.
     pub default_namespace: String,
     /// How long to wait for a connection.
@@ -173,6 +211,9 @@ impl std::fmt::Debug for Config {
             .field("auth", &self.auth)
             .field("insecure_skip_tls_verify", &self.insecure_skip_tls_verify)
             .field("tls_server_name", &self.tls_server_name)
+            .field("proxy_url", &self.proxy_url.as_deref().map(redact_userinfo))
+            .field("impersonate", &self.impersonate)
+            .field("disable_compression", &self.disable_compression)
             .field("default_namespace", &self.default_namespace)
             .field("connect_timeout", &self.connect_timeout)
             .field("list_read_timeout", &self.list_read_timeout)
@@ -190,6 +231,9 @@ impl Config {
             auth: AuthConfig::None,
             insecure_skip_tls_verify: false,
             tls_server_name: None,
+            proxy_url: None,
+            impersonate: Impersonate::default(),
+            disable_compression: false,
             default_namespace: "default".to_owned(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             list_read_timeout: Some(DEFAULT_LIST_READ_TIMEOUT),
@@ -201,10 +245,11 @@ impl Config {
         match kubeconfig_paths()? {
             Some(paths) => Self::from_paths(&paths, &KubeConfigOptions::default()),
             None if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() => Self::incluster(),
-            None => Err(Error::Config(
+            None => Err(Error::config(
+                ConfigErrorKind::NotFound,
+                "",
                 "no kubeconfig (KUBECONFIG is unset and ~/.kube/config does not exist) \
-                 and not running in a cluster (KUBERNETES_SERVICE_HOST is unset)"
-                    .to_owned(),
+                 and not running in a cluster (KUBERNETES_SERVICE_HOST is unset)",
             )),
         }
     }
@@ -213,8 +258,10 @@ impl Config {
     pub fn from_kubeconfig(options: &KubeConfigOptions) -> Result<Self, Error> {
         match kubeconfig_paths()? {
             Some(paths) => Self::from_paths(&paths, options),
-            None => Err(Error::Config(
-                "no kubeconfig: KUBECONFIG is unset and ~/.kube/config does not exist".to_owned(),
+            None => Err(Error::config(
+                ConfigErrorKind::NotFound,
+                "",
+                "no kubeconfig: KUBECONFIG is unset and ~/.kube/config does not exist",
             )),
         }
     }
@@ -245,7 +292,13 @@ impl Config {
             std::env::var(name)
                 .ok()
                 .filter(|v| !v.is_empty())
-                .ok_or_else(|| Error::Config(format!("in-cluster config: {name} is not set")))
+                .ok_or_else(|| {
+                    Error::config(
+                        ConfigErrorKind::Missing,
+                        "in-cluster config",
+                        format!("{name} is not set"),
+                    )
+                })
         };
         let host = env("KUBERNETES_SERVICE_HOST")?;
         let port = env("KUBERNETES_SERVICE_PORT")?;
@@ -256,19 +309,28 @@ impl Config {
         };
         let ca_path = dir.join("ca.crt");
         let ca = std::fs::read(&ca_path).map_err(|e| {
-            Error::Config(format!(
-                "in-cluster config: cannot read {}: {e}",
-                ca_path.display()
-            ))
+            Error::config_with_source(
+                ConfigErrorKind::Read,
+                "in-cluster config",
+                format!("cannot read {}", ca_path.display()),
+                e,
+            )
         })?;
-        let roots = parse_certs(&ca)
-            .map_err(|e| Error::Config(format!("in-cluster config: {}: {e}", ca_path.display())))?;
+        let roots = parse_certs(&ca).map_err(|e| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                "in-cluster config",
+                format!("{}: {e}", ca_path.display()),
+            )
+        })?;
         let token_path = dir.join("token");
         if let Err(e) = std::fs::metadata(&token_path) {
-            return Err(Error::Config(format!(
-                "in-cluster config: cannot read {}: {e}",
-                token_path.display()
-            )));
+            return Err(Error::config_with_source(
+                ConfigErrorKind::Read,
+                "in-cluster config",
+                format!("cannot read {}", token_path.display()),
+                e,
+            ));
         }
         let namespace = std::fs::read_to_string(dir.join("namespace"))
             .ok()
@@ -293,10 +355,11 @@ fn kubeconfig_paths() -> Result<Option<Vec<PathBuf>>, Error> {
         // kubectl skips KUBECONFIG entries that do not exist.
         let existing: Vec<PathBuf> = listed.iter().filter(|p| p.exists()).cloned().collect();
         if existing.is_empty() {
-            return Err(Error::Config(format!(
-                "KUBECONFIG={}: none of these files exists",
-                list.to_string_lossy()
-            )));
+            return Err(Error::config(
+                ConfigErrorKind::NotFound,
+                format!("KUBECONFIG={}", list.to_string_lossy()),
+                "none of these files exists",
+            ));
         }
         return Ok(Some(existing));
     }
@@ -305,6 +368,61 @@ fn kubeconfig_paths() -> Result<Option<Vec<PathBuf>>, Error> {
         .map(|h| PathBuf::from(h).join(".kube").join("config"))
         .filter(|p| p.exists())
         .map(|p| vec![p]))
+}
+
+/// A proxy URL with any `user:password@` replaced, for `Debug` output.
+fn redact_userinfo(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
+            // Setting credentials fails only for URLs that cannot have them, which these have.
+            let _ = u.set_username("redacted");
+            let _ = u.set_password(None);
+            u.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// A kubeconfig `proxy-url`: http or https (client-go also takes socks5, which this client
+/// does not speak).
+fn validate_proxy_url(url: &str) -> Result<String, (ConfigErrorKind, String)> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        (
+            ConfigErrorKind::Invalid,
+            format!("invalid URL {url:?}: {e}"),
+        )
+    })?;
+    match parsed.scheme() {
+        "http" | "https" => Ok(url.to_owned()),
+        "socks5" | "socks5h" => Err((
+            ConfigErrorKind::Unsupported,
+            format!("{url:?}: SOCKS proxies are not supported; use an http or https proxy"),
+        )),
+        other => Err((
+            ConfigErrorKind::Invalid,
+            format!("{url:?}: unknown proxy scheme {other:?} (expected http or https)"),
+        )),
+    }
+}
+
+/// The user entry's `as`, `as-uid`, `as-groups` and `as-user-extra`.
+fn impersonation(user: &Sourced<UserEntry>) -> Result<Impersonate, Error> {
+    let u = &user.value;
+    let imp = Impersonate {
+        user: u.impersonate.clone().filter(|s| !s.is_empty()),
+        uid: u.impersonate_uid.clone().filter(|s| !s.is_empty()),
+        groups: u.impersonate_groups.clone().unwrap_or_default(),
+        extra: u.impersonate_user_extra.clone().unwrap_or_default(),
+    };
+    if imp.user.is_none() && !imp.is_empty() {
+        // client-go refuses these too: the server needs a user to attach them to.
+        return Err(user.error(
+            ConfigErrorKind::Missing,
+            "user.as",
+            "missing: as-uid, as-groups and as-user-extra need a user to impersonate",
+        ));
+    }
+    Ok(imp)
 }
 
 /// PEM certificates, at least one.
@@ -329,13 +447,24 @@ fn data_or_file<T>(
     if let Some(data) = data.filter(|d| !d.is_empty()) {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|e| entry.error(data_field, format!("invalid base64: {e}")))?;
+            .map_err(|e| {
+                entry.error(
+                    ConfigErrorKind::Invalid,
+                    data_field,
+                    format!("invalid base64: {e}"),
+                )
+            })?;
         return Ok(Some(bytes));
     }
     if let Some(file) = file.filter(|f| !f.is_empty()) {
         let path = entry.resolve_path(file);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| entry.error(file_field, format!("cannot read {}: {e}", path.display())))?;
+        let bytes = std::fs::read(&path).map_err(|e| {
+            entry.error(
+                ConfigErrorKind::Read,
+                file_field,
+                format!("cannot read {}: {e}", path.display()),
+            )
+        })?;
         return Ok(Some(bytes));
     }
     Ok(None)
@@ -348,15 +477,13 @@ fn from_selected(selected: &Selected) -> Result<Config, Error> {
         .server
         .as_deref()
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| cluster.error("cluster.server", "missing"))?;
+        .ok_or_else(|| cluster.error(ConfigErrorKind::Missing, "cluster.server", "missing"))?;
     if let Err(e) = reqwest::Url::parse(server) {
-        return Err(cluster.error("cluster.server", format!("invalid URL {server:?}: {e}")));
-    }
-    if cluster.value.proxy_url.is_some() {
-        tracing::warn!(
-            cluster = %cluster.name,
-            "kubeconfig proxy-url is not supported; connecting directly"
-        );
+        return Err(cluster.error(
+            ConfigErrorKind::Invalid,
+            "cluster.server",
+            format!("invalid URL {server:?}: {e}"),
+        ));
     }
     let ca = data_or_file(
         cluster,
@@ -373,7 +500,7 @@ fn from_selected(selected: &Selected) -> Result<Config, Error> {
             } else {
                 "cluster.certificate-authority"
             };
-            Some(parse_certs(&pem).map_err(|e| cluster.error(field, e))?)
+            Some(parse_certs(&pem).map_err(|e| cluster.error(ConfigErrorKind::Invalid, field, e))?)
         }
     };
     let mut config = Config::new(server.trim_end_matches('/'));
@@ -384,6 +511,14 @@ fn from_selected(selected: &Selected) -> Result<Config, Error> {
         .tls_server_name
         .clone()
         .filter(|n| !n.is_empty());
+    config.proxy_url = match cluster.value.proxy_url.as_deref().filter(|p| !p.is_empty()) {
+        None => None,
+        Some(url) => Some(
+            validate_proxy_url(url)
+                .map_err(|(kind, e)| cluster.error(kind, "cluster.proxy-url", e))?,
+        ),
+    };
+    config.disable_compression = cluster.value.disable_compression;
     if let Some(ns) = selected
         .context
         .value
@@ -428,37 +563,68 @@ fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Erro
     config.identity = match (cert, key) {
         (None, None) => None,
         (Some(_), None) => {
-            return Err(user.error(key_field, "missing: a client certificate needs a key"))
+            return Err(user.error(
+                ConfigErrorKind::Missing,
+                key_field,
+                "missing: a client certificate needs a key",
+            ))
         }
         (None, Some(_)) => {
-            return Err(user.error(cert_field, "missing: a client key needs a certificate"))
+            return Err(user.error(
+                ConfigErrorKind::Missing,
+                cert_field,
+                "missing: a client key needs a certificate",
+            ))
         }
         (Some(cert), Some(key)) => {
-            let cert_chain = parse_certs(&cert).map_err(|e| user.error(cert_field, e))?;
-            let key = PrivateKeyDer::from_pem_slice(&key)
-                .map_err(|e| user.error(key_field, format!("no usable PEM private key: {e}")))?;
+            let cert_chain = parse_certs(&cert)
+                .map_err(|e| user.error(ConfigErrorKind::Invalid, cert_field, e))?;
+            let key = PrivateKeyDer::from_pem_slice(&key).map_err(|e| {
+                user.error(
+                    ConfigErrorKind::Invalid,
+                    key_field,
+                    format!("no usable PEM private key: {e}"),
+                )
+            })?;
             Some(Identity { cert_chain, key })
         }
     };
-    if u.auth_provider.is_some() && u.exec.is_none() && u.token.is_none() {
+    if let Some(provider) = u
+        .auth_provider
+        .as_ref()
+        .filter(|_| u.exec.is_none() && u.token.is_none())
+    {
+        let name = provider
+            .get("name")
+            .and_then(|n| n.as_str())
+            .unwrap_or("unnamed");
         return Err(user.error(
+            ConfigErrorKind::Unsupported,
             "user.auth-provider",
-            "auth providers are not supported; use an exec credential plugin",
+            format!(
+                "the {name:?} auth provider is deprecated and not supported; configure an exec \
+                 credential plugin (users[].user.exec) instead, e.g. gke-gcloud-auth-plugin for \
+                 GKE or kubelogin for Azure and OIDC"
+            ),
         ));
     }
+    config.impersonate = impersonation(user)?;
     config.auth = if let Some(exec) = &u.exec {
         if exec.command.is_empty() {
-            return Err(user.error("user.exec.command", "missing"));
+            return Err(user.error(ConfigErrorKind::Missing, "user.exec.command", "missing"));
         }
         let api_version = exec
             .api_version
             .clone()
             .filter(|v| !v.is_empty())
-            .ok_or_else(|| user.error("user.exec.apiVersion", "missing"))?;
+            .ok_or_else(|| {
+                user.error(ConfigErrorKind::Missing, "user.exec.apiVersion", "missing")
+            })?;
         if api_version != "client.authentication.k8s.io/v1"
             && api_version != "client.authentication.k8s.io/v1beta1"
         {
             return Err(user.error(
+                ConfigErrorKind::Unsupported,
                 "user.exec.apiVersion",
                 format!("unsupported {api_version:?} (expected client.authentication.k8s.io/v1 or v1beta1)"),
             ));
@@ -486,6 +652,7 @@ fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Erro
         let path = user.resolve_path(file);
         if let Err(e) = std::fs::metadata(&path) {
             return Err(user.error(
+                ConfigErrorKind::Read,
                 "user.tokenFile",
                 format!("cannot read {}: {e}", path.display()),
             ));

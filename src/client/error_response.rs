@@ -45,12 +45,15 @@ pub(crate) async fn api_error(mut response: reqwest::Response, context: &str) ->
             // (`NotFound`, `Forbidden`, `TooManyRequests`, ...).
             reason: canonical.replace(' ', ""),
             message: quote_body(&body).unwrap_or(canonical),
+            details: None,
             context: context.to_owned(),
             retry_after: None,
         },
     };
     error.code = code;
-    error.retry_after = retry_after;
+    if retry_after.is_some() {
+        error.retry_after = retry_after;
+    }
     error.into()
 }
 

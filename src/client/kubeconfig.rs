@@ -5,11 +5,12 @@
 //! the exact field (`users[0].user.client-certificate` in `/home/me/.kube/config`)
 //! and relative paths resolve against the directory of the file that holds them.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::error::Error;
+use crate::error::{ConfigErrorKind, Error};
 
 /// Which context, cluster and user to take from a kubeconfig
 /// (kubectl's `--context`, `--cluster` and `--user`). `None` means "as the kubeconfig says".
@@ -55,6 +56,8 @@ pub(crate) struct ClusterEntry {
     pub(crate) insecure_skip_tls_verify: bool,
     pub(crate) tls_server_name: Option<String>,
     pub(crate) proxy_url: Option<String>,
+    #[serde(default)]
+    pub(crate) disable_compression: bool,
 }
 
 /// `users[].user`.
@@ -72,6 +75,14 @@ pub(crate) struct UserEntry {
     pub(crate) password: Option<String>,
     pub(crate) exec: Option<ExecEntry>,
     pub(crate) auth_provider: Option<serde_yaml_ng::Value>,
+    #[serde(rename = "as")]
+    pub(crate) impersonate: Option<String>,
+    #[serde(rename = "as-uid")]
+    pub(crate) impersonate_uid: Option<String>,
+    #[serde(rename = "as-groups")]
+    pub(crate) impersonate_groups: Option<Vec<String>>,
+    #[serde(rename = "as-user-extra")]
+    pub(crate) impersonate_user_extra: Option<BTreeMap<String, Vec<String>>>,
 }
 
 /// `users[].user.exec`.
@@ -121,12 +132,17 @@ pub(crate) struct Sourced<T> {
 
 impl<T> Sourced<T> {
     /// `kubeconfig <file>: <field>.<sub>: <message>`.
-    pub(crate) fn error(&self, sub: &str, message: impl std::fmt::Display) -> Error {
-        Error::Config(format!(
-            "kubeconfig {}: {}.{sub}: {message}",
-            self.file.display(),
-            self.field
-        ))
+    pub(crate) fn error(
+        &self,
+        kind: ConfigErrorKind,
+        sub: &str,
+        message: impl std::fmt::Display,
+    ) -> Error {
+        Error::config(
+            kind,
+            format!("kubeconfig {}: {}.{sub}", self.file.display(), self.field),
+            message.to_string(),
+        )
     }
 
     /// The directory relative paths in this entry resolve against.
@@ -168,7 +184,12 @@ impl Kubeconfig {
         let mut merged = Kubeconfig::default();
         for path in paths {
             let bytes = std::fs::read(path).map_err(|e| {
-                Error::Config(format!("kubeconfig {}: cannot read: {e}", path.display()))
+                Error::config_with_source(
+                    ConfigErrorKind::Read,
+                    format!("kubeconfig {}", path.display()),
+                    "cannot read",
+                    e,
+                )
             })?;
             merged.merge(path, &bytes)?;
         }
@@ -182,7 +203,12 @@ impl Kubeconfig {
             return Ok(());
         }
         let file: KubeconfigFile = serde_yaml_ng::from_slice(bytes).map_err(|e| {
-            Error::Config(format!("kubeconfig {}: cannot parse: {e}", path.display()))
+            Error::config_with_source(
+                ConfigErrorKind::Parse,
+                format!("kubeconfig {}", path.display()),
+                "cannot parse",
+                e,
+            )
         })?;
         if self.current_context.is_none() {
             self.current_context = file.current_context.filter(|c| !c.is_empty());
@@ -206,15 +232,21 @@ impl Kubeconfig {
             .as_deref()
             .or(self.current_context.as_deref())
             .ok_or_else(|| {
-                Error::Config(format!(
-                    "kubeconfig {files}: current-context is not set and no context was given"
-                ))
+                Error::config(
+                    ConfigErrorKind::Missing,
+                    format!("kubeconfig {files}"),
+                    "current-context is not set and no context was given",
+                )
             })?;
         let context = find(&self.contexts, context_name).ok_or_else(|| {
-            Error::Config(format!(
-                "kubeconfig {files}: context {context_name:?} not found (known: {})",
-                known(&self.contexts)
-            ))
+            Error::config(
+                ConfigErrorKind::Missing,
+                format!("kubeconfig {files}"),
+                format!(
+                    "context {context_name:?} not found (known: {})",
+                    known(&self.contexts)
+                ),
+            )
         })?;
         let cluster_name = match options.cluster.as_deref() {
             Some(name) => name,
@@ -223,10 +255,13 @@ impl Kubeconfig {
                 .cluster
                 .as_deref()
                 .filter(|c| !c.is_empty())
-                .ok_or_else(|| context.error("context.cluster", "missing"))?,
+                .ok_or_else(|| {
+                    context.error(ConfigErrorKind::Missing, "context.cluster", "missing")
+                })?,
         };
         let cluster = find(&self.clusters, cluster_name).ok_or_else(|| {
             context.error(
+                ConfigErrorKind::Missing,
                 "context.cluster",
                 format!(
                     "cluster {cluster_name:?} not found (known: {})",
@@ -245,6 +280,7 @@ impl Kubeconfig {
                 find(&self.users, name)
                     .ok_or_else(|| {
                         context.error(
+                            ConfigErrorKind::Missing,
                             "context.user",
                             format!("user {name:?} not found (known: {})", known(&self.users)),
                         )

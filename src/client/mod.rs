@@ -12,6 +12,8 @@ mod decode;
 mod decode_pool;
 mod error_response;
 pub mod kubeconfig;
+mod proxy;
+mod sni;
 mod tls;
 
 use std::any::TypeId;
@@ -24,14 +26,14 @@ use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use reqwest::header::{HeaderValue, ACCEPT, AUTHORIZATION};
-use reqwest::{StatusCode, Url};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
 
-pub use config::{AuthConfig, Config, ExecConfig, Identity, SERVICE_ACCOUNT_DIR};
+pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_ACCOUNT_DIR};
 pub use kubeconfig::KubeConfigOptions;
 
-use crate::error::Error;
+use crate::error::{ConfigErrorKind, Error, ErrorKind};
 use crate::list_options::ListOptions;
 use crate::lister_watcher::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
@@ -66,6 +68,11 @@ pub struct Client {
 struct Inner {
     http: reqwest::Client,
     base_url: String,
+    /// Where requests go: `base_url`, or with `tls-server-name` as its host (see `sni`).
+    request_base: String,
+    /// `Impersonate-*` headers, added to each request (reqwest's default headers keep only
+    /// the first value of a repeated header such as `Impersonate-Group`).
+    impersonation: HeaderMap,
     default_namespace: String,
     auth: Authenticator,
     list_read_timeout: Option<Duration>,
@@ -84,29 +91,51 @@ impl Client {
     /// A client for `config`: builds its TLS setup and credential sources (nothing is sent yet).
     pub fn new(config: Config) -> Result<Self, Error> {
         let base_url = config.cluster_url.trim_end_matches('/').to_owned();
-        let parsed = Url::parse(&base_url)
-            .map_err(|e| Error::Config(format!("server URL {base_url:?}: {e}")))?;
+        let origin = format!("server URL {base_url:?}");
+        let parsed = Url::parse(&base_url).map_err(|e| {
+            Error::config_with_source(ConfigErrorKind::Invalid, &origin, "invalid URL", e)
+        })?;
         if parsed.scheme() != "https" && parsed.scheme() != "http" {
-            return Err(Error::Config(format!(
-                "server URL {base_url:?}: scheme must be https or http"
-            )));
+            return Err(Error::config(
+                ConfigErrorKind::Invalid,
+                origin,
+                "scheme must be https or http",
+            ));
         }
         let identity = Arc::new(tls::IdentitySlot::default());
         let tls = tls::client_config(&config, identity.clone())?;
         let auth = Authenticator::new(&config, identity, tls::provider())?;
-        let http = reqwest::Client::builder()
+        let impersonation = impersonation_headers(&config.impersonate, &base_url)?;
+        let builder = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             .user_agent(USER_AGENT)
-            .no_proxy()
+            .gzip(!config.disable_compression)
             .connect_timeout(config.connect_timeout)
             .tcp_keepalive(KEEPALIVE)
-            .http2_keep_alive_interval(KEEPALIVE)
-            .build()
-            .map_err(|e| Error::Config(format!("HTTP client for {base_url}: {}", chain(&e))))?;
+            .http2_keep_alive_interval(KEEPALIVE);
+        let (mut builder, proxied) =
+            proxy::configure(builder, config.proxy_url.as_deref(), &base_url)?;
+        let request_base = match sni::rewrite(&base_url, config.tls_server_name.as_deref(), proxied)
+        {
+            Some((url, resolver)) => {
+                builder = builder.dns_resolver(Arc::new(resolver));
+                url
+            }
+            None => base_url.clone(),
+        };
+        let http = builder.build().map_err(|e| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                format!("HTTP client for {base_url}"),
+                chain(&e),
+            )
+        })?;
         Ok(Self {
             inner: Arc::new(Inner {
                 http,
                 base_url,
+                request_base,
+                impersonation,
                 default_namespace: config.default_namespace,
                 auth,
                 list_read_timeout: config.list_read_timeout,
@@ -207,22 +236,75 @@ impl Client {
         let client = self.clone();
         async move {
             let request = request?;
-            let response = client
-                .send(&request, client.inner.list_read_timeout)
-                .await?;
-            let body = read_with_timeout(
-                response.bytes(),
-                client.inner.list_read_timeout,
-                &request.context,
-            )
-            .await?
-            .map_err(|e| http_error(&request.context, "reading the body", &e))?;
+            let (_, body) = client.call(&request).await?;
             serde_json::from_slice(&body).map_err(|source| Error::Decode {
                 context: request.context.clone(),
                 what: "the response body".to_owned(),
                 source,
             })
         }
+    }
+
+    /// The collection path of `K`: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`
+    /// (all namespaces when `namespace` is `None` or empty; no namespace for cluster-scoped `K`).
+    pub(crate) fn collection_path<K>(
+        &self,
+        namespace: Option<&str>,
+        verb: &str,
+    ) -> Result<String, Error>
+    where
+        K: k8s_openapi::Resource,
+        K::Scope: 'static,
+    {
+        let mut path = if K::GROUP.is_empty() {
+            format!("/api/{}", K::VERSION)
+        } else {
+            format!("/apis/{}/{}", K::GROUP, K::VERSION)
+        };
+        let namespaced =
+            TypeId::of::<K::Scope>() == TypeId::of::<k8s_openapi::NamespaceResourceScope>();
+        if let Some(ns) = namespace.filter(|ns| namespaced && !ns.is_empty()) {
+            if let Err(why) = check_segment(ns) {
+                return Err(Error::other(
+                    ErrorKind::InvalidArgument,
+                    format!("{verb} {} at {}", K::URL_PATH_SEGMENT, self.inner.base_url),
+                    format!("invalid namespace {ns:?}: {why}"),
+                ));
+            }
+            path.push_str("/namespaces/");
+            path.push_str(ns);
+        }
+        path.push('/');
+        path.push_str(K::URL_PATH_SEGMENT);
+        Ok(path)
+    }
+
+    /// A request of any method to `path`, whose errors say `{verb} {what} at {url}`.
+    pub(crate) fn request_to(
+        &self,
+        method: Method,
+        path: &str,
+        what: &str,
+        verb: &str,
+        query: Vec<(&'static str, String)>,
+    ) -> Result<Request, Error> {
+        let location = format!("{}{path}", self.inner.base_url);
+        let context = format!("{verb} {what} at {location}");
+        let mut request = self.build_request(path, context, query, None)?;
+        request.method = method;
+        Ok(request)
+    }
+
+    /// Sends `request` and reads its whole body (with the list read timeout between chunks),
+    /// turning a non-2xx answer into `Error::Api`.
+    pub(crate) async fn call(&self, request: &Request) -> Result<(StatusCode, Bytes), Error> {
+        let timeout = self.inner.list_read_timeout;
+        let response = self.send(request, timeout).await?;
+        let status = response.status();
+        let body = read_with_timeout(response.bytes(), timeout, &request.context)
+            .await?
+            .map_err(|e| http_error(&request.context, "reading the body", &e))?;
+        Ok((status, body))
     }
 
     fn request<K>(
@@ -236,26 +318,7 @@ impl Client {
         K: k8s_openapi::Resource,
         K::Scope: 'static,
     {
-        let mut path = if K::GROUP.is_empty() {
-            format!("/api/{}", K::VERSION)
-        } else {
-            format!("/apis/{}/{}", K::GROUP, K::VERSION)
-        };
-        let namespaced =
-            TypeId::of::<K::Scope>() == TypeId::of::<k8s_openapi::NamespaceResourceScope>();
-        if let Some(ns) = namespace.filter(|ns| namespaced && !ns.is_empty()) {
-            if ns.contains(['/', '?', '#', '%']) {
-                return Err(Error::Other(format!(
-                    "{verb} {} at {}: invalid namespace {ns:?}",
-                    K::URL_PATH_SEGMENT,
-                    self.inner.base_url
-                )));
-            }
-            path.push_str("/namespaces/");
-            path.push_str(ns);
-        }
-        path.push('/');
-        path.push_str(K::URL_PATH_SEGMENT);
+        let path = self.collection_path::<K>(namespace, verb)?;
         self.path_request(&path, verb, query, accept)
     }
 
@@ -278,26 +341,37 @@ impl Client {
             .unwrap_or(path);
         let location = format!("{base}{path}");
         let context = format!("{verb} {resource} at {location}");
+        self.build_request(path, context, query, accept)
+    }
+
+    fn build_request(
+        &self,
+        path: &str,
+        context: String,
+        query: Vec<(&'static str, String)>,
+        accept: Option<&str>,
+    ) -> Result<Request, Error> {
+        let invalid = |message: String| Error::other(ErrorKind::InvalidArgument, &context, message);
         if !path.starts_with('/') {
-            return Err(Error::Other(format!(
-                "{context}: the path must start with `/`"
-            )));
+            return Err(invalid("the path must start with `/`".to_owned()));
         }
-        let mut url = Url::parse(&location)
-            .map_err(|e| Error::Other(format!("{context}: invalid URL: {e}")))?;
+        let mut url = Url::parse(&format!("{}{path}", self.inner.request_base))
+            .map_err(|e| invalid(format!("invalid URL: {e}")))?;
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query);
         }
         let accept = HeaderValue::from_str(accept.unwrap_or(JSON))
-            .map_err(|_| Error::Other(format!("{context}: invalid Accept header {accept:?}")))?;
+            .map_err(|_| invalid(format!("invalid Accept header {accept:?}")))?;
         Ok(Request {
+            method: Method::GET,
             url,
             accept,
+            body: None,
             context,
         })
     }
 
-    /// Sends a GET, authenticating (once more after a 401 when credentials can be refreshed)
+    /// Sends the request, authenticating (once more after a 401 when credentials can be refreshed)
     /// and turning non-2xx answers into `Error::Api`.
     async fn send(
         &self,
@@ -309,10 +383,22 @@ impl Client {
         loop {
             let mut builder = inner
                 .http
-                .get(request.url.clone())
+                .request(request.method.clone(), request.url.clone())
                 .header(ACCEPT, request.accept.clone());
-            let header = inner.auth.header().await.map_err(|e| {
-                Error::Config(format!("{}: cannot authenticate: {e}", request.context))
+            for (name, value) in &inner.impersonation {
+                builder = builder.header(name, value);
+            }
+            if let Some((body, content_type)) = &request.body {
+                builder = builder
+                    .header(CONTENT_TYPE, content_type.clone())
+                    .body(body.clone());
+            }
+            let header = inner.auth.header().await.map_err(|e| match e {
+                Error::Config(mut c) => {
+                    c.origin = format!("{}: cannot authenticate: {}", request.context, c.origin);
+                    Error::Config(c)
+                }
+                other => other,
             })?;
             if let Some(header) = header {
                 builder = builder.header(AUTHORIZATION, header);
@@ -396,14 +482,101 @@ impl Client {
 
 /// A decoding task's result, or an error naming `context` when the task failed.
 fn joined<R>(result: Result<R, String>, context: &str) -> Result<R, Error> {
-    result.map_err(|reason| Error::Other(format!("{context}: a decoding task failed: {reason}")))
+    result.map_err(|reason| {
+        Error::other(
+            ErrorKind::Task,
+            context,
+            format!("a decoding task failed: {reason}"),
+        )
+    })
 }
 
-/// A prepared request: its URL, Accept header, and the context its errors carry.
-struct Request {
+/// A prepared request: its method, URL, Accept header, body, and the context its errors carry.
+pub(crate) struct Request {
+    method: Method,
     url: Url,
     accept: HeaderValue,
-    context: String,
+    body: Option<(Bytes, HeaderValue)>,
+    /// What is being done, e.g. `create pods at https://…/api/v1/namespaces/a/pods`.
+    pub(crate) context: String,
+}
+
+impl Request {
+    /// The request with `body`, sent as `content_type`.
+    pub(crate) fn with_body(mut self, body: Vec<u8>, content_type: &'static str) -> Self {
+        self.body = Some((Bytes::from(body), HeaderValue::from_static(content_type)));
+        self
+    }
+}
+
+/// Checks one path segment (a namespace or name): non-empty, no `/`, `?`, `#` or `%`,
+/// not `.` or `..` (which a URL would resolve away), as client-go's `IsValidPathSegmentName`.
+pub(crate) fn check_segment(segment: &str) -> Result<(), &'static str> {
+    if segment.is_empty() {
+        return Err("it is empty");
+    }
+    if segment == "." || segment == ".." {
+        return Err("it may not be '.' or '..'");
+    }
+    if segment.contains(['/', '%', '?', '#']) {
+        return Err("it may not contain '/', '%', '?' or '#'");
+    }
+    Ok(())
+}
+
+/// The `Impersonate-*` headers every request carries.
+fn impersonation_headers(imp: &Impersonate, server: &str) -> Result<HeaderMap, Error> {
+    let mut headers = HeaderMap::new();
+    let origin = format!("impersonation for {server}");
+    let value = |v: &str| {
+        HeaderValue::from_str(v).map_err(|_| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                &origin,
+                format!("{v:?} is not a valid HTTP header value"),
+            )
+        })
+    };
+    if let Some(user) = &imp.user {
+        headers.insert("impersonate-user", value(user)?);
+    }
+    if let Some(uid) = &imp.uid {
+        headers.insert("impersonate-uid", value(uid)?);
+    }
+    for group in &imp.groups {
+        headers.append("impersonate-group", value(group)?);
+    }
+    for (key, values) in &imp.extra {
+        let name = HeaderName::from_bytes(
+            format!("impersonate-extra-{}", escape_header_key(key)).as_bytes(),
+        )
+        .map_err(|_| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                &origin,
+                format!("user extra key {key:?} cannot be a header name"),
+            )
+        })?;
+        for v in values {
+            headers.append(name.clone(), value(v)?);
+        }
+    }
+    Ok(headers)
+}
+
+/// client-go's `headerKeyEscape`: bytes that may not appear in a header name, and `%`,
+/// become `%XX`, so keys such as `example.org/scopes` survive the trip.
+fn escape_header_key(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    for &b in key.as_bytes() {
+        let legal = b.is_ascii_alphanumeric() || b"!#$&'*+-.^_`|~".contains(&b);
+        if legal {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The events a batch of watch lines decodes to; an error, if any, is the last one.

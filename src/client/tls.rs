@@ -13,7 +13,7 @@ use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 
 use super::config::Config;
-use crate::error::Error;
+use crate::error::{ConfigErrorKind, Error};
 
 /// The crypto provider every client uses (ring).
 pub(crate) fn provider() -> Arc<CryptoProvider> {
@@ -65,7 +65,11 @@ pub(crate) fn client_config(
 ) -> Result<rustls::ClientConfig, Error> {
     let server = &config.cluster_url;
     let tls_error = |what: &str, e: rustls::Error| {
-        Error::Config(format!("TLS setup for {server}: {what}: {e}"))
+        Error::config(
+            ConfigErrorKind::Tls,
+            format!("TLS setup for {server}"),
+            format!("{what}: {e}"),
+        )
     };
     let provider = provider();
     if let Some(id) = &config.identity {
@@ -91,9 +95,11 @@ pub(crate) fn client_config(
         WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider.clone())
             .build()
             .map_err(|e| {
-                Error::Config(format!(
-                    "TLS setup for {server}: certificate authority: {e}"
-                ))
+                Error::config(
+                    ConfigErrorKind::Tls,
+                    format!("TLS setup for {server}"),
+                    format!("certificate authority: {e}"),
+                )
             })?
     } else {
         Arc::new(
@@ -105,9 +111,11 @@ pub(crate) fn client_config(
         Some(name) => Arc::new(ServerNameOverride {
             inner: verifier,
             name: ServerName::try_from(name.to_owned()).map_err(|e| {
-                Error::Config(format!(
-                    "TLS setup for {server}: tls-server-name {name:?}: {e}"
-                ))
+                Error::config(
+                    ConfigErrorKind::Invalid,
+                    format!("TLS setup for {server}"),
+                    format!("tls-server-name {name:?}: {e}"),
+                )
             })?,
         }),
         None => verifier,

@@ -59,12 +59,11 @@ impl DynamicObject {
         let same_kind = self.kind.is_empty() || self.kind == K::KIND;
         let same_version = self.api_version.is_empty() || self.api_version == K::API_VERSION;
         if !same_kind || !same_version {
-            return Err(Error::Other(format!(
-                "{}: the object is {} {}",
+            return Err(Error::other(
+                crate::error::ErrorKind::WrongKind,
                 context(),
-                self.api_version,
-                self.kind
-            )));
+                format!("the object is {} {}", self.api_version, self.kind),
+            ));
         }
         let mut value = serde_json::Map::with_capacity(self.rest.len() + 3);
         value.insert("apiVersion".into(), K::API_VERSION.into());

@@ -82,16 +82,15 @@ impl KeyLayout {
         }
         if let Some(scope) = &self.namespace {
             if namespace != Some(scope.as_str()) {
-                return Err(ApiError {
-                    code: 400,
-                    reason: "BadRequest".into(),
-                    message: format!(
+                return Err(ApiError::new(
+                    400,
+                    "BadRequest",
+                    format!(
                         "the namespace of the object ({}) does not match the namespace {scope:?} of this etcd writer",
                         namespace.unwrap_or("none")
                     ),
-                    context: format!("write {name:?} under etcd prefix {:?}", self.prefix),
-                    retry_after: None,
-                }
+                    format!("write {name:?} under etcd prefix {:?}", self.prefix),
+                )
                 .into());
             }
         }
@@ -103,14 +102,7 @@ impl KeyLayout {
 }
 
 fn invalid(message: String) -> Error {
-    ApiError {
-        code: 422,
-        reason: "Invalid".into(),
-        message,
-        context: "build the etcd key of an object".into(),
-        retry_after: None,
-    }
-    .into()
+    ApiError::new(422, "Invalid", message, "build the etcd key of an object").into()
 }
 
 /// The smallest key greater than every key starting with `prefix` (etcd's `GetPrefixRangeEnd`).

@@ -284,7 +284,11 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
                     .map(|h| h.revision())
                     .filter(|r| *r > 0)
                     .ok_or_else(|| {
-                        Error::Other(format!("{context}: etcd answered without a revision"))
+                        Error::other(
+                            crate::error::ErrorKind::Protocol,
+                            context.as_str(),
+                            "etcd answered without a revision",
+                        )
                     })?;
                 if revision < at_least {
                     return Err(api_error(

@@ -22,14 +22,7 @@ pub(crate) const CONTINUE_EXPIRED_MESSAGE: &str = "The provided continue paramet
 
 /// An `ApiError` with the given code and reason.
 pub(crate) fn api_error(code: u16, reason: &str, message: String, context: &str) -> Error {
-    ApiError {
-        code,
-        reason: reason.to_owned(),
-        message,
-        context: context.to_owned(),
-        retry_after: None,
-    }
-    .into()
+    ApiError::new(code, reason, message, context).into()
 }
 
 /// 400 BadRequest.
@@ -75,9 +68,17 @@ pub(crate) fn from_etcd(err: etcd_client::Error, context: &str) -> Error {
             source: Box::new(err),
         },
         E::InvalidArgs(_) | E::InvalidUri(_) | E::EndpointError(_) | E::EndpointsNotManaged => {
-            Error::Config(format!("{context}: unusable etcd client settings: {err}"))
+            Error::config(
+                crate::error::ConfigErrorKind::Invalid,
+                context,
+                format!("unusable etcd client settings: {err}"),
+            )
         }
-        other => Error::Other(format!("{context}: etcd client failed: {other}")),
+        other => Error::other(
+            crate::error::ErrorKind::Backend,
+            context,
+            format!("etcd client failed: {other}"),
+        ),
     }
 }
 

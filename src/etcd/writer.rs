@@ -160,10 +160,13 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     }
 
     fn decode(&self, kv: &KeyValue, context: &str) -> Result<K, Error> {
-        let mut object = self
-            .codec
-            .decode(kv.value())
-            .map_err(|e| Error::Other(format!("{context}: cannot decode the stored value: {e}")))?;
+        let mut object = self.codec.decode(kv.value()).map_err(|e| {
+            Error::other(
+                crate::error::ErrorKind::Backend,
+                context,
+                format!("cannot decode the stored value: {e}"),
+            )
+        })?;
         object.meta_mut().resource_version = Some(kv.mod_revision().to_string());
         Ok(object)
     }
@@ -193,9 +196,13 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     fn encode(&self, object: &K, context: &str) -> Result<Vec<u8>, Error> {
         let mut object = object.clone();
         object.meta_mut().resource_version = None;
-        self.codec
-            .encode(&object)
-            .map_err(|e| Error::Other(format!("{context}: cannot encode the object: {e}")))
+        self.codec.encode(&object).map_err(|e| {
+            Error::other(
+                crate::error::ErrorKind::Encode,
+                context,
+                format!("cannot encode the object: {e}"),
+            )
+        })
     }
 
     async fn txn(&self, txn: Txn, context: &str) -> Result<TxnResponse, Error> {
@@ -234,7 +241,13 @@ fn revision_of(response: &TxnResponse, context: &str) -> Result<i64, Error> {
         .header()
         .map(|h| h.revision())
         .filter(|r| *r > 0)
-        .ok_or_else(|| Error::Other(format!("{context}: etcd answered without a revision")))
+        .ok_or_else(|| {
+            Error::other(
+                crate::error::ErrorKind::Protocol,
+                context,
+                "etcd answered without a revision",
+            )
+        })
 }
 
 fn stamped<K: Object + Clone>(object: &K, revision: i64) -> K {

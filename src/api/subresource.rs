@@ -1,0 +1,169 @@
+//! The `status` and `scale` subresources, offered only by an [`Api`] whose marker type says
+//! the resource has them, so calling one a resource lacks does not compile.
+
+use k8s_openapi::api::autoscaling::v1::Scale;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::{with_json, Api, Patch, PatchParams, PostParams};
+use crate::error::Error;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::NoSubresources {}
+    impl Sealed for super::StatusSubresource {}
+    impl Sealed for super::ScaleSubresource {}
+    impl Sealed for super::StatusAndScale {}
+}
+
+/// Which subresources an [`Api`] offers methods for: one of [`NoSubresources`],
+/// [`StatusSubresource`], [`ScaleSubresource`], [`StatusAndScale`].
+pub trait Subresources: sealed::Sealed + 'static {}
+
+/// Markers whose [`Api`] has `get_status`, `update_status` and `patch_status`.
+pub trait HasStatus: Subresources {}
+
+/// Markers whose [`Api`] has `get_scale`, `update_scale` and `patch_scale`.
+pub trait HasScale: Subresources {}
+
+/// The resource has neither a `status` nor a `scale` subresource (ConfigMaps, Secrets, ...).
+#[derive(Debug)]
+pub enum NoSubresources {}
+
+/// The resource has a `status` subresource (Pods, Nodes, CRDs with `subresources.status`).
+#[derive(Debug)]
+pub enum StatusSubresource {}
+
+/// The resource has a `scale` subresource but no `status` one.
+#[derive(Debug)]
+pub enum ScaleSubresource {}
+
+/// The resource has both (Deployments, StatefulSets, ReplicaSets, CRDs with both).
+#[derive(Debug)]
+pub enum StatusAndScale {}
+
+impl Subresources for NoSubresources {}
+impl Subresources for StatusSubresource {}
+impl Subresources for ScaleSubresource {}
+impl Subresources for StatusAndScale {}
+impl HasStatus for StatusSubresource {}
+impl HasStatus for StatusAndScale {}
+impl HasScale for ScaleSubresource {}
+impl HasScale for StatusAndScale {}
+
+impl<K, S> Api<K, S>
+where
+    K: k8s_openapi::Resource
+        + k8s_openapi::Metadata<Ty = ObjectMeta>
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + 'static,
+    K::Scope: 'static,
+    S: HasStatus,
+{
+    /// GETs the `status` subresource: the whole object, as the server has it.
+    pub async fn get_status(&self, name: &str) -> Result<K, Error> {
+        let request = self.object_request(Method::GET, "get", name, Some("status"), Vec::new())?;
+        self.send_decode(request).await
+    }
+
+    /// PUTs the object's `status` (the rest of the object is ignored by the server);
+    /// `metadata.name` names it and a stale `metadata.resourceVersion` answers 409 Conflict.
+    ///
+    /// ```no_run
+    /// # use informer_runtime::api::{Api, PostParams, StatusSubresource};
+    /// # use k8s_openapi::api::core::v1::{Pod, PodStatus};
+    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// let pods: Api<Pod, StatusSubresource> = Api::namespaced(client, "shop");
+    /// let mut pod = pods.get_status("web-0").await?;
+    /// pod.status.get_or_insert_with(PodStatus::default).message = Some("draining".into());
+    /// pods.update_status(&pod, &PostParams::default()).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn update_status(&self, object: &K, params: &PostParams) -> Result<K, Error> {
+        let name = self.name_of(object, "update_status")?;
+        let request = self.object_request_for(
+            Method::PUT,
+            "update_status",
+            object,
+            &name,
+            Some("status"),
+            params.query(),
+        )?;
+        let request = with_json(request, object)?;
+        self.send_decode(request).await
+    }
+
+    /// PATCHes the `status` subresource.
+    pub async fn patch_status<P: Serialize>(
+        &self,
+        name: &str,
+        patch: &Patch<P>,
+        params: &PatchParams,
+    ) -> Result<K, Error> {
+        let request = self.patch_request("patch_status", name, Some("status"), patch, params)?;
+        self.send_decode(request).await
+    }
+}
+
+impl<K, S> Api<K, S>
+where
+    K: k8s_openapi::Resource
+        + k8s_openapi::Metadata<Ty = ObjectMeta>
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + 'static,
+    K::Scope: 'static,
+    S: HasScale,
+{
+    /// GETs the `scale` subresource (`autoscaling/v1` `Scale`).
+    ///
+    /// ```no_run
+    /// # use informer_runtime::api::{Api, PostParams, StatusAndScale};
+    /// # use k8s_openapi::api::apps::v1::Deployment;
+    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// let deployments: Api<Deployment, StatusAndScale> = Api::namespaced(client, "shop");
+    /// let mut scale = deployments.get_scale("web").await?;
+    /// scale.spec.get_or_insert_with(Default::default).replicas = Some(5);
+    /// deployments.update_scale("web", &scale, &PostParams::default()).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn get_scale(&self, name: &str) -> Result<Scale, Error> {
+        let request =
+            self.object_request(Method::GET, "get_scale", name, Some("scale"), Vec::new())?;
+        self.send_decode(request).await
+    }
+
+    /// PUTs a `Scale`; a stale `metadata.resourceVersion` in it answers 409 Conflict.
+    pub async fn update_scale(
+        &self,
+        name: &str,
+        scale: &Scale,
+        params: &PostParams,
+    ) -> Result<Scale, Error> {
+        let request = self.object_request(
+            Method::PUT,
+            "update_scale",
+            name,
+            Some("scale"),
+            params.query(),
+        )?;
+        let request = with_json(request, scale)?;
+        self.send_decode(request).await
+    }
+
+    /// PATCHes the `scale` subresource, e.g. `Patch::Merge(json!({"spec": {"replicas": 3}}))`.
+    pub async fn patch_scale<P: Serialize>(
+        &self,
+        name: &str,
+        patch: &Patch<P>,
+        params: &PatchParams,
+    ) -> Result<Scale, Error> {
+        let request = self.patch_request("patch_scale", name, Some("scale"), patch, params)?;
+        self.send_decode(request).await
+    }
+}
