@@ -181,7 +181,9 @@ mod tests {
         assert_eq!(table.get("", "v1", "namespaces").status, true);
         assert!(table.get("", "v1", "configmaps").is_empty());
         assert!(table.get("", "v1", "secrets").is_empty());
-        assert!(table.get("rbac.authorization.k8s.io", "v1", "roles").is_empty());
+        assert!(table
+            .get("rbac.authorization.k8s.io", "v1", "roles")
+            .is_empty());
         assert_eq!(
             SubresourceTable::parse(Path::new("x"), &table.to_json()).unwrap(),
             table
@@ -195,7 +197,10 @@ mod tests {
         let err = SubresourceTable::parse(Path::new("t.json"), bad)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("t.json") && err.contains("apps/v1/deployments"), "{err}");
+        assert!(
+            err.contains("t.json") && err.contains("apps/v1/deployments"),
+            "{err}"
+        );
         assert!(err.contains("`log`"), "{err}");
         let twice = bad.replace(r#"["log"]"#, r#"["status", "status"]"#);
         let err = SubresourceTable::parse(Path::new("t.json"), &twice)
