@@ -94,7 +94,7 @@
 //!
 //! A resource without a subresource has no method for it:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0599
 //! # async fn demo(clientset: informers::Clientset) -> Result<(), informer_runtime::Error> {
 //! let config_maps = clientset.core().v1().config_maps("shop");
 //! let cm = config_maps.get("settings").await?;

@@ -1,5 +1,7 @@
 //! Typed informers: per resource `XInformer` with `new_x_informer` and
-//! `new_filtered_x_informer`; per version and group, the accessor structs.
+//! `new_filtered_x_informer` (listing and watching through the clientset's `Api`); per
+//! version and group, the accessor structs. An `XInformer` holds its informer, registered in
+//! the factory when the accessor is asked for.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -21,7 +21,7 @@
 //!
 //! Gateway API's ReferenceGrant declares no subresource, so the same call does not compile:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0599
 //! use crd_example::crds::gateway_networking_k8s_io::v1::ReferenceGrant;
 //! use crd_example::crds::Clientset;
 //! use informer_runtime::api::PostParams;
