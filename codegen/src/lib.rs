@@ -1,5 +1,5 @@
-//! `informer-gen`: generates typed informers, listers and a `SharedInformerFactory`
-//! from resource definitions.
+//! `informer-gen`: generates typed informers, listers, a `SharedInformerFactory` and a typed
+//! `Clientset` from resource definitions.
 //!
 //! A pipeline with three rooms:
 //! - [`read`]: sources (k8s-openapi sources, OpenAPI v2/v3 specs, CRD manifests) → the neutral

@@ -1,5 +1,6 @@
-//! Typed shared informers for every listable built-in Kubernetes resource, and the
-//! `SharedInformerFactory` that shares them (client-go's `informers` package).
+//! Typed shared informers for every listable built-in Kubernetes resource, the
+//! `SharedInformerFactory` that shares them (client-go's `informers` package), and the typed
+//! `Clientset` that writes them (client-go's `kubernetes.Clientset`).
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -32,6 +33,72 @@
 //! let web: Vec<Arc<Pod>> = pods.lister().list(&"tier=web".parse()?);
 //! # let _ = (web0, web);
 //! factory.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Asking for an accessor (`factory.core().v1().pods()`) registers its informer, so
+//! `start()` and `wait_for_cache_sync()` include it even before `.informer()` or `.lister()`
+//! is called.
+//!
+//! ## Writing: the clientset
+//!
+//! [`Clientset`] has the same groups and versions; each resource accessor is the runtime's
+//! typed client, `informer_runtime::api::Api`. A namespaced resource takes the namespace
+//! (`pods("shop")`) and has an all-namespaces twin (`pods_all()`, for list, watch and
+//! delete_collection across namespaces); a cluster-scoped one takes none (`nodes()`).
+//! Subresource methods exist only where the API serves the subresource: `update_status` on
+//! Pods and Deployments, `get_scale` on Deployments, StatefulSets and ReplicaSets, neither on
+//! ConfigMaps (the table of which resource has which comes from the Kubernetes OpenAPI
+//! specs). The informers list and watch through the same `Api`.
+//!
+//! ```no_run
+//! use informer_runtime::api::{Patch, PatchParams, PostParams};
+//! use informer_runtime::{Client, ListOptions};
+//! use informers::Clientset;
+//! use k8s_openapi::api::core::v1::ConfigMap;
+//! use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+//! use serde_json::json;
+//!
+//! # async fn demo() -> Result<(), informer_runtime::Error> {
+//! let clientset = Clientset::new(Client::try_default().await?);
+//! let config_maps = clientset.core().v1().config_maps("shop");
+//! let cm = ConfigMap {
+//!     metadata: ObjectMeta { name: Some("settings".into()), ..Default::default() },
+//!     data: Some([("mode".to_owned(), "fast".to_owned())].into()),
+//!     ..Default::default()
+//! };
+//! let mut cm = config_maps.create(&cm, &PostParams::default()).await?;
+//! cm.data.get_or_insert_with(Default::default).insert("mode".into(), "safe".into());
+//! match config_maps.update(&cm, &PostParams::default()).await {
+//!     Err(e) if e.is_conflict() => { /* changed meanwhile: re-read and retry */ }
+//!     other => { other?; }
+//! }
+//!
+//! let deployments = clientset.apps().v1().deployments("shop");
+//! let patch = Patch::Merge(json!({"spec": {"replicas": 3}}));
+//! deployments.patch("web", &patch, &PatchParams::default()).await?;
+//! let scale = deployments.get_scale("web").await?;
+//! let mut web = deployments.get_status("web").await?;
+//! if let Some(status) = web.status.as_mut() {
+//!     status.observed_generation = web.metadata.generation;
+//! }
+//! deployments.update_status(&web, &PostParams::default()).await?;
+//!
+//! let node = clientset.core().v1().nodes().get("node-a").await?;
+//! let every_pod = clientset.core().v1().pods_all().list(&ListOptions::default()).await?;
+//! # let _ = (scale, node, every_pod);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A resource without a subresource has no method for it:
+//!
+//! ```compile_fail,E0599
+//! # async fn demo(clientset: informers::Clientset) -> Result<(), informer_runtime::Error> {
+//! let config_maps = clientset.core().v1().config_maps("shop");
+//! let cm = config_maps.get("settings").await?;
+//! config_maps.update_status(&cm, &Default::default()).await?; // ConfigMaps have no status
 //! # Ok(())
 //! # }
 //! ```

@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         writeln!(
             entries,
             "            [{ty}, {g:?}, {v:?}, {plural:?}, {gm}, {vm}, {m}, {scope}],",
-            ty = r.def.rust_type_path,
+            ty = r.def.ty,
             g = r.def.group,
             v = r.def.version,
             plural = r.def.plural,

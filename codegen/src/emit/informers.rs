@@ -1,12 +1,14 @@
 //! Typed informers: per resource `XInformer` with `new_x_informer` and
-//! `new_filtered_x_informer`; per version and group, the accessor structs.
+//! `new_filtered_x_informer` (listing and watching through the clientset's `Api`); per
+//! version and group, the accessor structs. An `XInformer` holds its informer, registered in
+//! the factory when the accessor is asked for.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::{ApiGroup, ApiResource, ApiVersion, Scope};
 
-use super::{doc, gvk_text, ident, sanitize_description, Ctx, EmitError};
+use super::{clientset, doc, gvk_text, ident, sanitize_description, Ctx, EmitError};
 
 /// `XInformer`, `new_x_informer`, `new_filtered_x_informer` of one resource.
 pub(super) fn resource_items(
@@ -45,11 +47,12 @@ pub(super) fn resource_items(
     }
     let informer_doc = doc(&informer_doc);
     let informer_new_doc = doc(&format!(
-        "The {kind} informer of `factory` (what the version accessor returns)."
+        "The {kind} informer of `factory`, registered there (as `{name}`) on the first \
+         call, so that the factory's `start()` and `wait_for_cache_sync()` include it; \
+         the same informer on every later call (what the version accessor returns)."
     ));
     let informer_fn_doc = doc(&format!(
-        "The factory's shared informer of {kind} objects: made on the first call \
-         (registered as `{name}`), the same on every later call."
+        "The factory's shared informer of {kind} objects, registered as `{name}`."
     ));
     let lister_fn_doc = doc(&format!(
         "A lister reading the shared {kind} informer's cache."
@@ -67,26 +70,29 @@ pub(super) fn resource_items(
     let new_filtered_doc = doc(&format!(
         "A new, unshared informer of [`{kind}`]({link}) objects ({gvk}) {scope_note}, \
          whose list and watch requests are first edited by `tweak_list_options` \
-         (client-go's `NewFiltered{kind}Informer`)."
+         (client-go's `NewFiltered{kind}Informer`). It lists and watches through the \
+         clientset's typed client of {kind} objects, as client-go's does."
     ));
+    let api = clientset::api_type(ctx, r)?;
 
-    let (ns_param, ns_arg, ns_factory_arg, ns_setup, ns_clone, ns_use) = if namespaced {
+    let (ns_param, ns_arg, ns_factory_arg, api_setup) = if namespaced {
         (
             quote!(namespace: ::std::option::Option<&str>,),
             quote!(namespace,),
             quote!(core.namespace(),),
-            quote!(let namespace: ::std::option::Option<::std::string::String> = namespace.map(::std::borrow::ToOwned::to_owned);),
-            quote!(let namespace = namespace.clone();),
-            quote!(namespace.as_deref()),
+            quote! {
+                let api: #api = match namespace {
+                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(client, namespace),
+                    ::std::option::Option::None => #rt::api::Api::all(client),
+                };
+            },
         )
     } else {
         (
             quote!(),
             quote!(),
             quote!(),
-            quote!(),
-            quote!(),
-            quote!(::std::option::Option::None),
+            quote!(let api: #api = #rt::api::Api::all(client);),
         )
     };
 
@@ -94,20 +100,14 @@ pub(super) fn resource_items(
         #informer_doc
         #[derive(Clone)]
         pub struct #informer {
-            factory: #rt::SharedInformerFactoryCore,
+            informer: #rt::SharedIndexInformer<#ty>,
         }
 
         impl #informer {
             #informer_new_doc
             #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-
-            #informer_fn_doc
-            #[inline]
-            pub fn informer(&self) -> #rt::SharedIndexInformer<#ty> {
-                self.factory.informer_for::<#ty>(#name, |core| {
+                let informer = factory.informer_for::<#ty>(#name, |core| {
                     #new_filtered_fn(
                         core.client().clone(),
                         #ns_factory_arg
@@ -115,13 +115,20 @@ pub(super) fn resource_items(
                         #rt::Indexers::standard(),
                         core.tweak_list_options(),
                     )
-                })
+                });
+                Self { informer }
+            }
+
+            #informer_fn_doc
+            #[inline]
+            pub fn informer(&self) -> #rt::SharedIndexInformer<#ty> {
+                self.informer.clone()
             }
 
             #lister_fn_doc
             #[inline]
             pub fn lister(&self) -> #lister_path {
-                #lister_path::new(self.informer().indexer())
+                #lister_path::new(self.informer.indexer())
             }
         }
 
@@ -145,23 +152,22 @@ pub(super) fn resource_items(
             indexers: #rt::Indexers<#ty>,
             tweak_list_options: ::std::option::Option<#rt::TweakListOptions>,
         ) -> #rt::SharedIndexInformer<#ty> {
-            #ns_setup
+            #api_setup
             let list = {
-                let client = client.clone();
-                #ns_clone
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: #rt::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client.list::<#ty>(#ns_use, &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: #rt::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client.watch::<#ty>(#ns_use, &options)
+                api.watch(&options)
             };
             #rt::SharedIndexInformer::new(#rt::ListWatch::new(list, watch), resync, indexers)
         }
@@ -178,7 +184,9 @@ pub(super) fn version_items(ctx: &Ctx<'_>, shown: &str, version: &ApiVersion) ->
         let method = ident(&r.method);
         let informer = format_ident!("{}Informer", r.def.kind);
         let d = doc(&format!(
-            "The shared informer of {} objects ({}).",
+            "The shared informer of {} objects ({}), registered in the factory on the first \
+             call (so `start()` and `wait_for_cache_sync()` include it), the same on every \
+             later call.",
             r.def.kind,
             gvk_text(r)
         ));

@@ -6,10 +6,14 @@
 //! (one per type, plus group, version and root modules). [`generate_crds`] does the same
 //! with the typed custom resources of a [`CrdModel`] as further modules of the same tree.
 //!
+//! With informers comes the typed clientset (`Clientset`, client-gen's counterpart), whose
+//! `Api` the informers' list and watch go through.
+//!
 //! Every generated function is `#[inline]`: like a generic, it is then code-generated in
 //! the crates that call it, not in the generated crate. An app using `pods()` compiles the
 //! runtime's generic code for `Pod` only, instead of for every one of ~90 built-in types.
 
+mod clientset;
 mod factory;
 mod informers;
 mod listers;
@@ -30,8 +34,8 @@ pub use output::{GeneratedFiles, WriteError};
 pub enum Target {
     /// Only typed listers (`PodLister`, `PodNamespaceLister`), in `group::version` modules.
     Listers,
-    /// Informers, group/version accessors, `SharedInformerFactory` and the metadata-only
-    /// accessors (`MetadataGroups`).
+    /// Informers, group/version accessors, `SharedInformerFactory`, the typed `Clientset`
+    /// and the metadata-only accessors (`MetadataGroups`).
     Informers {
         /// Path of a module tree holding the listers (`::listers`), laid out the same
         /// `group::version` way; `None` emits the listers next to the informers.
@@ -113,6 +117,20 @@ pub enum EmitError {
         resource: String,
         /// The type.
         ty: String,
+    },
+    /// A namespaced resource's all-namespaces clientset accessor (`pods_all`) is another
+    /// resource's accessor in the same version.
+    #[error(
+        "resource {resource}: its all-namespaces clientset accessor `{accessor}` is also the \
+         accessor of resource {other}"
+    )]
+    AccessorClash {
+        /// The resource, `group/version/kind`.
+        resource: String,
+        /// The accessor.
+        accessor: String,
+        /// The resource whose accessor it is.
+        other: String,
     },
     /// Generated tokens did not parse as a Rust file (a generator bug).
     #[error("generated module {module} does not parse: {source}")]
@@ -419,8 +437,8 @@ fn tree_files(
 
 fn root_module(ctx: &Ctx<'_>, api: &Api) -> Result<Module, EmitError> {
     let what = if ctx.informers() {
-        "Typed shared informers, the `SharedInformerFactory` and the metadata-only \
-         accessors of `MetadataGroups`"
+        "Typed shared informers, the `SharedInformerFactory`, the typed `Clientset` and the \
+         metadata-only accessors of `MetadataGroups`"
     } else {
         "Typed listers"
     };
@@ -430,6 +448,7 @@ fn root_module(ctx: &Ctx<'_>, api: &Api) -> Result<Module, EmitError> {
     );
     let items = if ctx.informers() {
         let mut items = factory::factory_items(ctx, api);
+        items.extend(clientset::root_items(ctx, api));
         items.extend(metadata::root_items(ctx, api));
         items
     } else {
@@ -462,6 +481,7 @@ fn group_module(ctx: &Ctx<'_>, group: &ApiGroup) -> Result<Module, EmitError> {
     };
     let items = if ctx.informers() {
         let mut items = informers::group_items(ctx, group);
+        items.extend(clientset::group_items(ctx, group));
         items.extend(metadata::group_items(ctx, group));
         items
     } else {
@@ -497,6 +517,7 @@ fn version_module(
     };
     let items = if ctx.informers() {
         let mut items = informers::version_items(ctx, &shown, version);
+        items.extend(clientset::version_items(ctx, &shown, version)?);
         items.extend(metadata::version_items(ctx, &shown, version)?);
         items
     } else {

@@ -463,6 +463,7 @@ mod tests {
                 name: kind.into(),
             },
             doc: None,
+            subresources: Default::default(),
         }
     }
 

@@ -29,7 +29,7 @@ use super::schema::{
     CrdDef, CrdModel, CrdResource, CrdVersionDef, EnumDef, EnumSchema, FieldDef, FieldType,
     GroupVersionModule, NameSet, ObjectSchema, SchemaNode, StructDef, TypeDef, VariantDef,
 };
-use super::{ResourceDef, Scope, TypeRef};
+use super::{ResourceDef, Scope, Subresources, TypeRef};
 
 /// Two CRDs that would generate the same resource or Rust name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -177,6 +177,7 @@ fn type_module(
                     kind: crd.kind.clone(),
                 },
                 doc,
+                subresources: Subresources::from_names(&version.subresources),
             },
             crd_name: crd.name.clone(),
             source: crd.source.clone(),

@@ -106,4 +106,66 @@ pub struct ResourceDef {
     pub ty: TypeRef,
     /// Description for doc comments, if the source has one.
     pub doc: Option<String>,
+    /// The subresources the API serves for it, of those a typed client offers methods for.
+    pub subresources: Subresources,
+}
+
+/// Which of the `status` and `scale` subresources a resource has: built-ins as their
+/// OpenAPI spec has `.../{name}/status` and `.../{name}/scale` paths, custom resources as
+/// their CRD version declares `subresources.status` and `subresources.scale`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub struct Subresources {
+    /// `/status`: read and write the status apart from the rest of the object.
+    pub status: bool,
+    /// `/scale`: an `autoscaling/v1` `Scale` view of the replica count.
+    pub scale: bool,
+}
+
+impl Subresources {
+    /// Neither.
+    pub const NONE: Self = Self {
+        status: false,
+        scale: false,
+    };
+
+    /// From subresource names (`status`, `scale`; others are ignored).
+    pub fn from_names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Self {
+        names.into_iter().fold(Self::NONE, |mut s, name| {
+            match name.as_ref() {
+                "status" => s.status = true,
+                "scale" => s.scale = true,
+                _ => {}
+            }
+            s
+        })
+    }
+
+    /// The names of those present, `status` first.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.status {
+            names.push("status");
+        }
+        if self.scale {
+            names.push("scale");
+        }
+        names
+    }
+
+    /// Whether it has neither.
+    pub fn is_empty(self) -> bool {
+        self == Self::NONE
+    }
 }

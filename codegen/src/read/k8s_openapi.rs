@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::model::{ResourceDef, Scope, TypeRef};
+use crate::model::{ResourceDef, Scope, Subresources, TypeRef};
 
 use super::table::Table;
 use super::ReadError;
@@ -251,6 +251,8 @@ fn extract_file(
                 name: ty,
             },
             doc: None,
+            // k8s-openapi's sources do not say; `table::builtin` adds them.
+            subresources: Subresources::NONE,
         });
     }
     Ok(defs)

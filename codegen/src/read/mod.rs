@@ -2,12 +2,14 @@
 //!
 //! - [`k8s_openapi`]: the k8s-openapi crate's sources, parsed with `syn`, into [`table`]s;
 //! - [`table`]: the checked-in per-version tables (and any table file);
+//! - [`subresources`]: the checked-in table of built-in subresources, from the OpenAPI specs;
 //! - [`openapi`]: Kubernetes OpenAPI v2 (`swagger.json`) and v3 per-group documents;
 //! - [`crd`]: CustomResourceDefinition manifests, with their schemas typed.
 
 pub mod crd;
 pub mod k8s_openapi;
 pub mod openapi;
+pub mod subresources;
 pub mod table;
 
 use std::path::PathBuf;

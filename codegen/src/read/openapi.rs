@@ -6,19 +6,36 @@
 //! segment; the resource is namespaced when a collection path holds `{namespace}`. The list
 //! operation's response schema names the list definition, whose `items` name the kind's
 //! definition: that definition gives the k8s-openapi Rust path and the description.
+//! Its subresources are the paths `<collection path>/{name}/status` and `.../{name}/scale`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::model::{ResourceDef, Scope, TypeRef};
+use crate::model::{ResourceDef, Scope, Subresources, TypeRef};
 
 use super::ReadError;
 
 /// Reads a spec: a v2 or v3 JSON file, or a directory of v3 per-group JSON files.
 /// Fails naming the file when a document is unreadable or when no resource is found.
 pub fn read(path: &Path) -> Result<Vec<ResourceDef>, ReadError> {
+    let mut all = BTreeSet::new();
+    for (file, doc) in documents(path)? {
+        all.extend(resources_of(&file, &doc)?);
+    }
+    if all.is_empty() {
+        return Err(ReadError::Invalid {
+            path: path.to_owned(),
+            problem: "no listable and watchable resources in this OpenAPI spec".into(),
+        });
+    }
+    Ok(all.into_iter().collect())
+}
+
+/// The parsed documents of a spec: one v2 or v3 JSON file, or every JSON file of a
+/// directory of v3 per-group documents, in file name order.
+pub fn documents(path: &Path) -> Result<Vec<(PathBuf, Value)>, ReadError> {
     let files = if path.is_dir() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(path)
             .map_err(|source| ReadError::Io {
@@ -34,25 +51,52 @@ pub fn read(path: &Path) -> Result<Vec<ResourceDef>, ReadError> {
     } else {
         vec![path.to_owned()]
     };
-    let mut all = BTreeSet::new();
-    for file in &files {
-        let text = std::fs::read_to_string(file).map_err(|source| ReadError::Io {
-            path: file.clone(),
-            source,
-        })?;
-        let doc: Value = serde_json::from_str(&text).map_err(|source| ReadError::Json {
-            path: file.clone(),
-            source,
-        })?;
-        all.extend(resources_of(file, &doc)?);
+    files
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file).map_err(|source| ReadError::Io {
+                path: file.clone(),
+                source,
+            })?;
+            let doc: Value = serde_json::from_str(&text).map_err(|source| ReadError::Json {
+                path: file.clone(),
+                source,
+            })?;
+            Ok((file, doc))
+        })
+        .collect()
+}
+
+/// The `status` and `scale` subresources of one parsed document (v2 or v3), by
+/// `(group, version, plural)`: every path `/api/v1/[namespaces/{namespace}/]<plural>/{name}/<sub>`
+/// or `/apis/<group>/<version>/[namespaces/{namespace}/]<plural>/{name}/<sub>`.
+pub fn subresources_of(doc: &Value) -> BTreeMap<(String, String, String), Subresources> {
+    let mut found: BTreeMap<(String, String, String), Subresources> = BTreeMap::new();
+    let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
+        return found;
+    };
+    for path in paths.keys() {
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let (group, version, rest) = match segments.as_slice() {
+            ["api", version, rest @ ..] => ("", *version, rest),
+            ["apis", group, version, rest @ ..] => (*group, *version, rest),
+            _ => continue,
+        };
+        let plural = match rest {
+            ["namespaces", "{namespace}", plural, "{name}", _] | [plural, "{name}", _] => *plural,
+            _ => continue,
+        };
+        let entry = found
+            .entry((group.to_owned(), version.to_owned(), plural.to_owned()))
+            .or_default();
+        match rest.last() {
+            Some(&"status") => entry.status = true,
+            Some(&"scale") => entry.scale = true,
+            _ => {}
+        }
     }
-    if all.is_empty() {
-        return Err(ReadError::Invalid {
-            path: path.to_owned(),
-            problem: "no listable and watchable resources in this OpenAPI spec".into(),
-        });
-    }
-    Ok(all.into_iter().collect())
+    found.retain(|_, s| !s.is_empty());
+    found
 }
 
 #[derive(Default)]
@@ -88,6 +132,7 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
         .and_then(Value::as_object)
         .ok_or_else(|| invalid("OpenAPI document has no `paths` object"))?;
 
+    let subresources = subresources_of(doc);
     let mut collected: BTreeMap<(String, String, String), Collected> = BTreeMap::new();
     for (path, item) in paths {
         let Some(op) = item.get("get") else { continue };
@@ -146,6 +191,10 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
             .and_then(|d| d.get("description"))
             .and_then(Value::as_str)
             .map(first_paragraph);
+        let subresources = subresources
+            .get(&(group.clone(), version.clone(), plural.clone()))
+            .copied()
+            .unwrap_or_default();
         resources.push(ResourceDef {
             list_kind: last_segment(&list_schema).to_owned(),
             ty: type_of_definition(item_schema),
@@ -159,6 +208,7 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
                 Scope::Cluster
             },
             doc,
+            subresources,
         });
     }
     Ok(resources)

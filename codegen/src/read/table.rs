@@ -1,10 +1,12 @@
 //! Resource tables: one JSON file per Kubernetes version, listing every listable resource
-//! k8s-openapi offers for it. The tables of the supported versions are compiled in.
+//! k8s-openapi offers for it. The tables of the supported versions are compiled in, with
+//! the subresources of the checked-in [subresource table](super::subresources) added.
 
 use std::path::Path;
 
 use crate::model::{ResourceDef, Scope, TypeRef};
 
+use super::subresources::{self, SubresourceTable};
 use super::ReadError;
 
 /// A resource table: what k8s-openapi offers for one Kubernetes version.
@@ -38,6 +40,10 @@ struct Entry {
     rust_type_path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     doc: Option<String>,
+    /// `status` and/or `scale`; the checked-in tables leave it out (the subresource table
+    /// says it for every version), other tables may list them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    subresources: Vec<String>,
 }
 
 /// The compiled-in tables: (Kubernetes version, JSON text).
@@ -54,8 +60,17 @@ pub fn builtin_versions() -> Vec<&'static str> {
     BUILTIN.iter().map(|(v, _)| *v).collect()
 }
 
-/// The compiled-in table of Kubernetes `version` (`1.37`, also accepted as `v1_37` or `1_37`).
+/// The compiled-in table of Kubernetes `version` (`1.37`, also accepted as `v1_37` or `1_37`),
+/// with the subresources of [`SubresourceTable::builtin`].
 pub fn builtin(version: &str) -> Result<Table, ReadError> {
+    let mut table = builtin_as_extracted(version)?;
+    SubresourceTable::builtin()?.apply(&mut table.resources);
+    Ok(table)
+}
+
+/// The compiled-in table of Kubernetes `version` as checked in, as extracted from the
+/// k8s-openapi sources: without subresources.
+pub fn builtin_as_extracted(version: &str) -> Result<Table, ReadError> {
     let normal = normalize_version(version);
     let (name, text) = BUILTIN
         .iter()
@@ -98,6 +113,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
     })?;
     let mut resources = Vec::with_capacity(file.resources.len());
     for entry in file.resources {
+        let subresources = subresources::parse_names(path, &entry.subresources, || {
+            let group = if entry.group.is_empty() {
+                "core"
+            } else {
+                entry.group.as_str()
+            };
+            format!("{group}/{}/{}", entry.version, entry.kind)
+        })?;
         let Some(ty) = TypeRef::parse_k8s_openapi(&entry.rust_type_path) else {
             let group = if entry.group.is_empty() {
                 "core"
@@ -122,6 +145,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
             list_kind: entry.list_kind,
             ty,
             doc: entry.doc,
+            subresources,
         });
     }
     let table = Table {
@@ -155,6 +179,12 @@ pub fn to_json(table: &Table) -> String {
                 list_kind: r.list_kind.clone(),
                 rust_type_path: r.ty.to_string(),
                 doc: r.doc.clone(),
+                subresources: r
+                    .subresources
+                    .names()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
             })
             .collect(),
     };

@@ -23,6 +23,28 @@ impl Group {
         v1beta1::Version::new(self.factory.clone())
     }
 }
+/// The typed clients of example.com, by version.
+#[derive(Clone)]
+pub struct ClientsetGroup {
+    client: ::informer_runtime::Client,
+}
+impl ClientsetGroup {
+    /// The accessor over `client`.
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed clients of version v1.
+    #[inline]
+    pub fn v1(&self) -> v1::ClientsetVersion {
+        v1::ClientsetVersion::new(self.client.clone())
+    }
+    /// The typed clients of version v1beta1.
+    #[inline]
+    pub fn v1beta1(&self) -> v1beta1::ClientsetVersion {
+        v1beta1::ClientsetVersion::new(self.client.clone())
+    }
+}
 /// The metadata-only informers of example.com in a `MetadataSharedInformerFactory`, by version.
 #[derive(Clone, Debug)]
 pub struct MetadataGroup {

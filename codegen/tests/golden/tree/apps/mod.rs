@@ -17,6 +17,23 @@ impl Group {
         v1::Version::new(self.factory.clone())
     }
 }
+/// The typed clients of apps, by version.
+#[derive(Clone)]
+pub struct ClientsetGroup {
+    client: ::informer_runtime::Client,
+}
+impl ClientsetGroup {
+    /// The accessor over `client`.
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed clients of version v1.
+    #[inline]
+    pub fn v1(&self) -> v1::ClientsetVersion {
+        v1::ClientsetVersion::new(self.client.clone())
+    }
+}
 /// The metadata-only informers of apps in a `MetadataSharedInformerFactory`, by version.
 #[derive(Clone, Debug)]
 pub struct MetadataGroup {

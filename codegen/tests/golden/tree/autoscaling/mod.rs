@@ -23,6 +23,28 @@ impl Group {
         v2::Version::new(self.factory.clone())
     }
 }
+/// The typed clients of autoscaling, by version.
+#[derive(Clone)]
+pub struct ClientsetGroup {
+    client: ::informer_runtime::Client,
+}
+impl ClientsetGroup {
+    /// The accessor over `client`.
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed clients of version v1.
+    #[inline]
+    pub fn v1(&self) -> v1::ClientsetVersion {
+        v1::ClientsetVersion::new(self.client.clone())
+    }
+    /// The typed clients of version v2.
+    #[inline]
+    pub fn v2(&self) -> v2::ClientsetVersion {
+        v2::ClientsetVersion::new(self.client.clone())
+    }
+}
 /// The metadata-only informers of autoscaling in a `MetadataSharedInformerFactory`, by version.
 #[derive(Clone, Debug)]
 pub struct MetadataGroup {

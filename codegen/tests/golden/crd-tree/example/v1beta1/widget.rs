@@ -4,22 +4,15 @@
 /// Custom resource 'example.com/v1beta1' 'Widget' ('widgets', namespaced), from CRD 'widgets.example.com'.
 #[derive(Clone)]
 pub struct WidgetInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        crate::crds::example_com::v1beta1::Widget,
+    >,
 }
 impl WidgetInformer {
-    /// The Widget informer of `factory` (what the version accessor returns).
+    /// The Widget informer of `factory`, registered there (as `example.com/v1beta1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of Widget objects: made on the first call (registered as `example.com/v1beta1/widgets`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<
-        crate::crds::example_com::v1beta1::Widget,
-    > {
-        self.factory
+        let informer = factory
             .informer_for::<
                 crate::crds::example_com::v1beta1::Widget,
             >(
@@ -33,12 +26,22 @@ impl WidgetInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of Widget objects, registered as `example.com/v1beta1/widgets`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        crate::crds::example_com::v1beta1::Widget,
+    > {
+        self.informer.clone()
     }
     /// A lister reading the shared Widget informer's cache.
     #[inline]
     pub fn lister(&self) -> WidgetLister {
-        WidgetLister::new(self.informer().indexer())
+        WidgetLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -59,7 +62,7 @@ pub fn new_widget_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`).
+/// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
 #[inline]
 pub fn new_filtered_widget_informer(
     client: ::informer_runtime::Client,
@@ -68,30 +71,30 @@ pub fn new_filtered_widget_informer(
     indexers: ::informer_runtime::Indexers<crate::crds::example_com::v1beta1::Widget>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<crate::crds::example_com::v1beta1::Widget> {
-    let namespace: ::std::option::Option<::std::string::String> = namespace
-        .map(::std::borrow::ToOwned::to_owned);
+    let api: ::informer_runtime::api::Api<
+        crate::crds::example_com::v1beta1::Widget,
+        ::informer_runtime::api::NoSubresources,
+    > = match namespace {
+        ::std::option::Option::Some(namespace) => {
+            ::informer_runtime::api::Api::namespaced(client, namespace)
+        }
+        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+    };
     let list = {
-        let client = client.clone();
-        let namespace = namespace.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    crate::crds::example_com::v1beta1::Widget,
-                >(namespace.as_deref(), &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                crate::crds::example_com::v1beta1::Widget,
-            >(namespace.as_deref(), &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

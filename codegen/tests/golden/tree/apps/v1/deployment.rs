@@ -2,22 +2,15 @@
 /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
 #[derive(Clone)]
 pub struct DeploymentInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::apps::v1::Deployment,
+    >,
 }
 impl DeploymentInformer {
-    /// The Deployment informer of `factory` (what the version accessor returns).
+    /// The Deployment informer of `factory`, registered there (as `apps/v1/deployments`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::apps::v1::Deployment,
-    > {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >(
@@ -31,12 +24,22 @@ impl DeploymentInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::apps::v1::Deployment,
+    > {
+        self.informer.clone()
     }
     /// A lister reading the shared Deployment informer's cache.
     #[inline]
     pub fn lister(&self) -> DeploymentLister {
-        DeploymentLister::new(self.informer().indexer())
+        DeploymentLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
@@ -57,7 +60,7 @@ pub fn new_deployment_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+/// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`). It lists and watches through the clientset's typed client of Deployment objects, as client-go's does.
 #[inline]
 pub fn new_filtered_deployment_informer(
     client: ::informer_runtime::Client,
@@ -66,30 +69,30 @@ pub fn new_filtered_deployment_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::apps::v1::Deployment>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::apps::v1::Deployment> {
-    let namespace: ::std::option::Option<::std::string::String> = namespace
-        .map(::std::borrow::ToOwned::to_owned);
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::apps::v1::Deployment,
+        ::informer_runtime::api::StatusAndScale,
+    > = match namespace {
+        ::std::option::Option::Some(namespace) => {
+            ::informer_runtime::api::Api::namespaced(client, namespace)
+        }
+        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+    };
     let list = {
-        let client = client.clone();
-        let namespace = namespace.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::apps::v1::Deployment,
-                >(namespace.as_deref(), &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                ::k8s_openapi::api::apps::v1::Deployment,
-            >(namespace.as_deref(), &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

@@ -2,22 +2,15 @@
 /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
 #[derive(Clone)]
 pub struct HorizontalPodAutoscalerInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    >,
 }
 impl HorizontalPodAutoscalerInformer {
-    /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+    /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v1/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v1/horizontalpodautoscalers`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-    > {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >(
@@ -34,12 +27,22 @@ impl HorizontalPodAutoscalerInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+    > {
+        self.informer.clone()
     }
     /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
     #[inline]
     pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-        HorizontalPodAutoscalerLister::new(self.informer().indexer())
+        HorizontalPodAutoscalerLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -64,7 +67,7 @@ pub fn new_horizontal_pod_autoscaler_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+/// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`). It lists and watches through the clientset's typed client of HorizontalPodAutoscaler objects, as client-go's does.
 #[inline]
 pub fn new_filtered_horizontal_pod_autoscaler_informer(
     client: ::informer_runtime::Client,
@@ -77,30 +80,30 @@ pub fn new_filtered_horizontal_pod_autoscaler_informer(
 ) -> ::informer_runtime::SharedIndexInformer<
     ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
 > {
-    let namespace: ::std::option::Option<::std::string::String> = namespace
-        .map(::std::borrow::ToOwned::to_owned);
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+        ::informer_runtime::api::StatusSubresource,
+    > = match namespace {
+        ::std::option::Option::Some(namespace) => {
+            ::informer_runtime::api::Api::namespaced(client, namespace)
+        }
+        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+    };
     let list = {
-        let client = client.clone();
-        let namespace = namespace.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                >(namespace.as_deref(), &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-            >(namespace.as_deref(), &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

@@ -2,20 +2,15 @@
 /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
 #[derive(Clone)]
 pub struct NodeInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::core::v1::Node,
+    >,
 }
 impl NodeInformer {
-    /// The Node informer of `factory` (what the version accessor returns).
+    /// The Node informer of `factory`, registered there (as `core/v1/nodes`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::core::v1::Node,
             >(
@@ -28,12 +23,20 @@ impl NodeInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+        self.informer.clone()
     }
     /// A lister reading the shared Node informer's cache.
     #[inline]
     pub fn lister(&self) -> NodeLister {
-        NodeLister::new(self.informer().indexer())
+        NodeLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -47,7 +50,7 @@ pub fn new_node_informer(
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
     new_filtered_node_informer(client, resync, indexers, ::std::option::Option::None)
 }
-/// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+/// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`). It lists and watches through the clientset's typed client of Node objects, as client-go's does.
 #[inline]
 pub fn new_filtered_node_informer(
     client: ::informer_runtime::Client,
@@ -55,27 +58,25 @@ pub fn new_filtered_node_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::core::v1::Node,
+        ::informer_runtime::api::StatusSubresource,
+    > = ::informer_runtime::api::Api::all(client);
     let list = {
-        let client = client.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::core::v1::Node,
-                >(::std::option::Option::None, &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                ::k8s_openapi::api::core::v1::Node,
-            >(::std::option::Option::None, &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

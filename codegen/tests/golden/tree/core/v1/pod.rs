@@ -4,20 +4,13 @@
 /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
 #[derive(Clone)]
 pub struct PodInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod>,
 }
 impl PodInformer {
-    /// The Pod informer of `factory` (what the version accessor returns).
+    /// The Pod informer of `factory`, registered there (as `core/v1/pods`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::core::v1::Pod,
             >(
@@ -31,12 +24,20 @@ impl PodInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+        self.informer.clone()
     }
     /// A lister reading the shared Pod informer's cache.
     #[inline]
     pub fn lister(&self) -> PodLister {
-        PodLister::new(self.informer().indexer())
+        PodLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -57,7 +58,7 @@ pub fn new_pod_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+/// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`). It lists and watches through the clientset's typed client of Pod objects, as client-go's does.
 #[inline]
 pub fn new_filtered_pod_informer(
     client: ::informer_runtime::Client,
@@ -66,27 +67,30 @@ pub fn new_filtered_pod_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-    let namespace: ::std::option::Option<::std::string::String> = namespace
-        .map(::std::borrow::ToOwned::to_owned);
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::core::v1::Pod,
+        ::informer_runtime::api::StatusSubresource,
+    > = match namespace {
+        ::std::option::Option::Some(namespace) => {
+            ::informer_runtime::api::Api::namespaced(client, namespace)
+        }
+        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+    };
     let list = {
-        let client = client.clone();
-        let namespace = namespace.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::core::v1::Pod,
-                >(namespace.as_deref(), &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client.watch::<::k8s_openapi::api::core::v1::Pod>(namespace.as_deref(), &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

@@ -2,22 +2,15 @@
 /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
 #[derive(Clone)]
 pub struct FlowSchemaInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    >,
 }
 impl FlowSchemaInformer {
-    /// The FlowSchema informer of `factory` (what the version accessor returns).
+    /// The FlowSchema informer of `factory`, registered there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-    > {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >(
@@ -33,12 +26,22 @@ impl FlowSchemaInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+    > {
+        self.informer.clone()
     }
     /// A lister reading the shared FlowSchema informer's cache.
     #[inline]
     pub fn lister(&self) -> FlowSchemaLister {
-        FlowSchemaLister::new(self.informer().indexer())
+        FlowSchemaLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -61,7 +64,7 @@ pub fn new_flow_schema_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+/// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`). It lists and watches through the clientset's typed client of FlowSchema objects, as client-go's does.
 #[inline]
 pub fn new_filtered_flow_schema_informer(
     client: ::informer_runtime::Client,
@@ -73,27 +76,25 @@ pub fn new_filtered_flow_schema_informer(
 ) -> ::informer_runtime::SharedIndexInformer<
     ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
 > {
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        ::informer_runtime::api::StatusSubresource,
+    > = ::informer_runtime::api::Api::all(client);
     let list = {
-        let client = client.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                >(::std::option::Option::None, &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-            >(::std::option::Option::None, &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),

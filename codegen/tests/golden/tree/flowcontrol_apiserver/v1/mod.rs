@@ -12,10 +12,32 @@ impl Version {
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
-    /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+    /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
     #[inline]
     pub fn flow_schemas(&self) -> FlowSchemaInformer {
         FlowSchemaInformer::new(self.factory.clone())
+    }
+}
+/// The typed clients of flowcontrol.apiserver.k8s.io/v1, one accessor per resource.
+#[derive(Clone)]
+pub struct ClientsetVersion {
+    client: ::informer_runtime::Client,
+}
+impl ClientsetVersion {
+    /// The accessor over `client`.
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed client of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), cluster-scoped. With the status subresource (`get_status`, `update_status`, `patch_status`).
+    #[inline]
+    pub fn flow_schemas(
+        &self,
+    ) -> ::informer_runtime::api::Api<
+        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        ::informer_runtime::api::StatusSubresource,
+    > {
+        ::informer_runtime::api::Api::all(self.client.clone())
     }
 }
 /// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.

@@ -2,22 +2,15 @@
 /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
 #[derive(Clone)]
 pub struct ClusterRoleInformer {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    informer: ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::rbac::v1::ClusterRole,
+    >,
 }
 impl ClusterRoleInformer {
-    /// The ClusterRole informer of `factory` (what the version accessor returns).
+    /// The ClusterRole informer of `factory`, registered there (as `rbac.authorization.k8s.io/v1/clusterroles`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        Self { factory }
-    }
-    /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
-    #[inline]
-    pub fn informer(
-        &self,
-    ) -> ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::rbac::v1::ClusterRole,
-    > {
-        self.factory
+        let informer = factory
             .informer_for::<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >(
@@ -30,12 +23,22 @@ impl ClusterRoleInformer {
                         core.tweak_list_options(),
                     )
                 },
-            )
+            );
+        Self { informer }
+    }
+    /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
+    #[inline]
+    pub fn informer(
+        &self,
+    ) -> ::informer_runtime::SharedIndexInformer<
+        ::k8s_openapi::api::rbac::v1::ClusterRole,
+    > {
+        self.informer.clone()
     }
     /// A lister reading the shared ClusterRole informer's cache.
     #[inline]
     pub fn lister(&self) -> ClusterRoleLister {
-        ClusterRoleLister::new(self.informer().indexer())
+        ClusterRoleLister::new(self.informer.indexer())
     }
 }
 /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -54,7 +57,7 @@ pub fn new_cluster_role_informer(
         ::std::option::Option::None,
     )
 }
-/// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+/// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`). It lists and watches through the clientset's typed client of ClusterRole objects, as client-go's does.
 #[inline]
 pub fn new_filtered_cluster_role_informer(
     client: ::informer_runtime::Client,
@@ -62,27 +65,25 @@ pub fn new_filtered_cluster_role_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::rbac::v1::ClusterRole>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::rbac::v1::ClusterRole> {
+    let api: ::informer_runtime::api::Api<
+        ::k8s_openapi::api::rbac::v1::ClusterRole,
+        ::informer_runtime::api::NoSubresources,
+    > = ::informer_runtime::api::Api::all(client);
     let list = {
-        let client = client.clone();
+        let api = api.clone();
         let tweak_list_options = tweak_list_options.clone();
         move |mut options: ::informer_runtime::ListOptions| {
             if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                 tweak(&mut options);
             }
-            client
-                .list::<
-                    ::k8s_openapi::api::rbac::v1::ClusterRole,
-                >(::std::option::Option::None, &options)
+            api.list(&options)
         }
     };
     let watch = move |mut options: ::informer_runtime::ListOptions| {
         if let ::std::option::Option::Some(tweak) = &tweak_list_options {
             tweak(&mut options);
         }
-        client
-            .watch::<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-            >(::std::option::Option::None, &options)
+        api.watch(&options)
     };
     ::informer_runtime::SharedIndexInformer::new(
         ::informer_runtime::ListWatch::new(list, watch),
