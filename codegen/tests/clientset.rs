@@ -12,7 +12,7 @@ fn generate_single(defs: &[ResourceDef]) -> Result<String, EmitError> {
     let api = Api::new("test", defs).unwrap();
     let options = EmitOptions::informers_single_file("informers.rs", "test");
     let files = emit::generate(&api, &options)?;
-    Ok(files.get(Path::new("informers.rs")).unwrap().clone())
+    Ok(files.get(Path::new("informers.rs")).unwrap().to_string())
 }
 
 /// The text of the accessor `fn name(...) -> ... { ... }` in `text`, whitespace collapsed.

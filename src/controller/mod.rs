@@ -85,12 +85,12 @@ pub enum ControllerError {
         name: String,
         /// Why.
         #[source]
-        source: crate::Error,
+        source: crate::SyncError,
     },
 }
 
 /// A future as [`CacheSync::wait_synced`] returns it.
-pub type SyncFuture<'a> = Pin<Box<dyn Future<Output = Result<(), crate::Error>> + Send + 'a>>;
+pub type SyncFuture<'a> = Pin<Box<dyn Future<Output = Result<(), crate::SyncError>> + Send + 'a>>;
 
 /// A cache the workers read, which must have synced before they start.
 pub trait CacheSync: Send + Sync + 'static {
