@@ -103,8 +103,9 @@ async fn enqueue_queues_namespace_name_keys_on_add_update_and_delete() {
         .unwrap();
     let inf = informer::<ConfigMap>(&server.url());
     let queue = WorkQueue::<ObjectRef>::new();
-    inf.add_event_handler(enqueue(queue.clone()));
+    let reg = inf.add_event_handler(enqueue(queue.clone()));
     let running = run(&inf).await;
+    eventually("the initial add", || reg.stats().delivered == 1).await;
     assert_eq!(drain(&queue).await, ["a/one"]);
 
     server
@@ -150,9 +151,9 @@ async fn enqueue_owner_queues_the_controller_owner_of_the_right_kind() {
     let server = TestApiServer::builder().start().await.unwrap();
     let inf = informer::<ConfigMap>(&server.url());
     let queue = WorkQueue::<ObjectRef>::new();
-    inf.add_event_handler(enqueue_owner::<Deployment, ConfigMap>(queue.clone()));
+    let reg = inf.add_event_handler(enqueue_owner::<Deployment, ConfigMap>(queue.clone()));
     let cluster_owned = WorkQueue::<ObjectRef>::new();
-    inf.add_event_handler(enqueue_owner::<ClusterRole, ConfigMap>(
+    let cluster_reg = inf.add_event_handler(enqueue_owner::<ClusterRole, ConfigMap>(
         cluster_owned.clone(),
     ));
     let running = run(&inf).await;
@@ -197,7 +198,10 @@ async fn enqueue_owner_queues_the_controller_owner_of_the_right_kind() {
             .create("configmaps", Some("a"), config_map(name, json!({}), owners))
             .unwrap();
     }
-    eventually("every add handled", || inf.indexer().len() == 7).await;
+    eventually("every add handled", || {
+        reg.stats().delivered == 7 && cluster_reg.stats().delivered == 7
+    })
+    .await;
     assert_eq!(drain(&queue).await, ["a/web"], "one owner, queued once");
     assert_eq!(queue.stats().adds, 1);
     assert_eq!(
@@ -356,7 +360,7 @@ async fn filters_chain_and_feed_enqueue() {
     let inf = informer::<Deployment>(&server.url());
     let queue = WorkQueue::<ObjectRef>::new();
     let in_a = predicate(|d: &Deployment| d.metadata.namespace.as_deref() == Some("a"));
-    inf.add_event_handler(filtered(
+    let reg = inf.add_event_handler(filtered(
         (in_a, generation_changed()),
         enqueue(queue.clone()),
     ));
@@ -367,7 +371,7 @@ async fn filters_chain_and_feed_enqueue() {
     server
         .create("deployments.apps", Some("b"), deployment("d2"))
         .unwrap();
-    eventually("both cached", || inf.indexer().len() == 2).await;
+    eventually("both adds handled", || reg.stats().delivered == 2).await;
     assert_eq!(drain(&queue).await, ["a/d1"]);
     let patch = |name: &str, ns: &str, p: Value| {
         server

@@ -57,6 +57,14 @@ pub use rate_limiter::{
 
 use queue::State;
 
+/// What [`WorkQueue::get`] finds.
+enum Next<T> {
+    Item(T),
+    Closed,
+    /// Nothing to hand out; the next delayed item is due then.
+    Wait(Option<Instant>),
+}
+
 /// How to build a [`WorkQueue`].
 pub struct Config<T> {
     name: String,
@@ -224,26 +232,19 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
     /// Cancel-safe: dropping the future takes nothing out of the queue.
     pub async fn get(&self) -> Option<T> {
         loop {
+            // Fast path first: registering as a waiter costs two more locks.
+            match self.next() {
+                Next::Item(item) => return Some(item),
+                Next::Closed => return None,
+                Next::Wait(_) => {}
+            }
             let notified = self.inner.ready.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let next_ready = {
-                let mut s = self.state();
-                let now = Instant::now();
-                s.promote(now);
-                if let Some(item) = s.take(now) {
-                    let more = s.queued() > 0;
-                    drop(s);
-                    if more {
-                        // Several items may have come due at once: pass the wakeup on.
-                        self.inner.ready.notify_one();
-                    }
-                    return Some(item);
-                }
-                if s.shutting_down {
-                    return None;
-                }
-                s.next_ready()
+            let next_ready = match self.next() {
+                Next::Item(item) => return Some(item),
+                Next::Closed => return None,
+                Next::Wait(at) => at,
             };
             match next_ready {
                 Some(at) => {
@@ -255,6 +256,26 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
                 None => notified.await,
             }
         }
+    }
+
+    /// Takes the next item if there is one.
+    fn next(&self) -> Next<T> {
+        let mut s = self.state();
+        let now = Instant::now();
+        let promoted = s.promote(now);
+        if let Some(item) = s.take(now) {
+            let more = promoted && s.queued() > 0;
+            drop(s);
+            if more {
+                // Several delayed items came due at once: wake another worker for them.
+                self.inner.ready.notify_one();
+            }
+            return Next::Item(item);
+        }
+        if s.shutting_down {
+            return Next::Closed;
+        }
+        Next::Wait(s.next_ready())
     }
 
     /// Ends processing of `item`; if it was added meanwhile it is queued again.
