@@ -4,61 +4,65 @@
 
 use std::path::Path;
 
-use informer_gen::emit::{self, EmitError, EmitOptions};
+use informer_gen::emit::{self, EmitError, EmitOptions, Target};
 use informer_gen::model::{Api, ResourceDef, Scope, Subresources, TypeRef};
 use informer_gen::read::table;
 
 fn generate_single(defs: &[ResourceDef]) -> Result<String, EmitError> {
     let api = Api::new("test", defs).unwrap();
-    let options = EmitOptions::informers_single_file("informers.rs", "test");
+    let mut options = EmitOptions::informers_single_file("informers.rs", "test");
+    // Listers elsewhere: inline namespace listers have accessors of the same names.
+    options.target = Target::Informers {
+        listers_path: Some("::listers".into()),
+    };
     let files = emit::generate(&api, &options)?;
-    Ok(files.get(Path::new("informers.rs")).unwrap().to_string())
+    Ok(files.get(Path::new("informers.rs")).unwrap().to_owned())
 }
 
-/// The text of the accessor `fn name(...) -> ... { ... }` in `text`, whitespace collapsed.
-fn accessor(text: &str, signature: &str) -> String {
+/// `text` without whitespace and without the trailing commas a line break adds.
+fn squeeze(text: &str) -> String {
+    let joined: String = text.split_whitespace().collect();
+    joined.replace(",)", ")").replace(",>", ">")
+}
+
+/// The clientset accessor `fn {name}(..) -> Api<..> { .. }` of `text` (whose parameters
+/// after `&self` are `params`), without whitespace: formatting may break it over lines.
+fn accessor(text: &str, name: &str, params: &str) -> String {
+    let text = squeeze(text);
+    let signature = squeeze(&format!(
+        "pub fn {name}(&self{params}) -> ::informer_runtime::api::Api<"
+    ));
     let start = text
-        .find(signature)
+        .find(&signature)
         .unwrap_or_else(|| panic!("no `{signature}`"));
     let end = start + text[start..].find('}').unwrap();
-    text[start..end]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    text[start..end].to_owned()
 }
 
 #[test]
 fn builtin_accessors_name_the_subresources_of_each_resource() {
     let defs = table::builtin("1.37").unwrap().resources;
     let text = generate_single(&defs).unwrap();
+    let ns = ", namespace: &str";
     let cases = [
-        (
-            "pub fn config_maps(&self, namespace: &str)",
-            "NoSubresources",
-        ),
-        ("pub fn config_maps_all(&self)", "NoSubresources"),
-        ("pub fn pods(&self, namespace: &str)", "StatusSubresource"),
-        (
-            "pub fn deployments(&self, namespace: &str)",
-            "StatusAndScale",
-        ),
-        (
-            "pub fn stateful_sets(&self, namespace: &str)",
-            "StatusAndScale",
-        ),
-        ("pub fn nodes(&self)", "StatusSubresource"),
-        ("pub fn cluster_roles(&self)", "NoSubresources"),
+        ("config_maps", ns, "NoSubresources"),
+        ("config_maps_all", "", "NoSubresources"),
+        ("pods", ns, "StatusSubresource"),
+        ("deployments", ns, "StatusAndScale"),
+        ("stateful_sets", ns, "StatusAndScale"),
+        ("nodes", "", "StatusSubresource"),
+        ("cluster_roles", "", "NoSubresources"),
     ];
-    for (signature, marker) in cases {
-        let found = accessor(&text, signature);
+    for (name, params, marker) in cases {
+        let found = accessor(&text, name, params);
         assert!(
-            found.contains(&format!("::informer_runtime::api::{marker}")),
+            found.contains(&format!("::informer_runtime::api::{marker}>")),
             "{found}"
         );
     }
-    assert!(accessor(&text, "pub fn nodes(&self)").contains("Api::all(self.client.clone())"));
-    assert!(accessor(&text, "pub fn pods(&self, namespace: &str)")
-        .contains("Api::namespaced(self.client.clone(), namespace)"));
+    assert!(accessor(&text, "nodes", "").contains("Api::all(self.client.clone())"));
+    assert!(accessor(&text, "pods", ns).contains("Api::namespaced(self.client.clone(),namespace)"));
+    assert!(accessor(&text, "pods_all", "").contains("Api::all(self.client.clone())"));
     assert!(
         !text.contains("pub fn nodes_all"),
         "cluster-scoped: no twin"

@@ -177,8 +177,8 @@ mod tests {
                 scale: false
             }
         );
-        assert_eq!(table.get("", "v1", "nodes").status, true);
-        assert_eq!(table.get("", "v1", "namespaces").status, true);
+        assert!(table.get("", "v1", "nodes").status);
+        assert!(table.get("", "v1", "namespaces").status);
         assert!(table.get("", "v1", "configmaps").is_empty());
         assert!(table.get("", "v1", "secrets").is_empty());
         assert!(table

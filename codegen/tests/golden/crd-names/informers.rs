@@ -110,6 +110,43 @@ impl SharedInformerFactory {
         tools::Group::new(self.factory.clone())
     }
 }
+/// Typed clients of every resource of CustomResourceDefinitions, by group and version (client-go's `Clientset`): `clientset.<group>().<version>().<resources>(namespace)` is the runtime's `Api` of that resource in that namespace, `<resources>_all()` the same in every namespace, and `<resources>()` the `Api` of a cluster-scoped resource. Subresource methods (`update_status`, `get_scale`, ...) exist only where the resource has the subresource. Cheap to clone.
+///
+/// ```no_run
+#[doc = concat!(" use ", module_path!(), "::Clientset;")]
+/// # async fn run(client: ::informer_runtime::Client) -> ::std::result::Result<(), ::informer_runtime::Error> {
+/// let clientset = Clientset::new(client);
+/// let widgets = clientset.shop().v1().widgets("default");
+/// let listed = widgets.list(&::informer_runtime::ListOptions::default()).await?;
+/// match widgets.get("example").await {
+///     Ok(found) => println!("{:?}", found.metadata.name),
+///     Err(e) if e.is_not_found() => println!("not there"),
+///     Err(e) => return Err(e),
+/// }
+/// # let _ = listed;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Clientset {
+    client: ::informer_runtime::Client,
+}
+impl Clientset {
+    /// The clientset over `client` (its server, credentials and default namespace).
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed clients of `example.com`.
+    #[inline]
+    pub fn shop(&self) -> shop::ClientsetGroup {
+        shop::ClientsetGroup::new(self.client.clone())
+    }
+    /// The typed clients of `tools.example.org`.
+    #[inline]
+    pub fn tools(&self) -> tools::ClientsetGroup {
+        tools::ClientsetGroup::new(self.client.clone())
+    }
+}
 /// Metadata-only informers of every resource of CustomResourceDefinitions, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
 ///
 /// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
@@ -153,6 +190,28 @@ pub mod shop {
             v1beta1::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of example.com, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+        /// The typed clients of version v1beta1.
+        #[inline]
+        pub fn v1beta1(&self) -> v1beta1::ClientsetVersion {
+            v1beta1::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of example.com in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -188,10 +247,43 @@ pub mod shop {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of Widget objects (example.com/v1, kind Widget).
+            /// The shared informer of Widget objects (example.com/v1, kind Widget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn widgets(&self) -> WidgetInformer {
                 WidgetInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of example.com/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace`. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
+            #[inline]
+            pub fn widgets(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                crate::crds::example_com::v1::Widget,
+                ::informer_runtime::api::StatusAndScale,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::widgets`]. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
+            #[inline]
+            pub fn widgets_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                crate::crds::example_com::v1::Widget,
+                ::informer_runtime::api::StatusAndScale,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of example.com/v1 in a `MetadataSharedInformerFactory`.
@@ -222,22 +314,15 @@ pub mod shop {
         /// A Widget is a configurable gadget.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                crate::crds::example_com::v1::Widget,
+            >,
         }
         impl WidgetInformer {
-            /// The Widget informer of `factory` (what the version accessor returns).
+            /// The Widget informer of `factory`, registered there (as `example.com/v1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Widget objects: made on the first call (registered as `example.com/v1/widgets`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                crate::crds::example_com::v1::Widget,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         crate::crds::example_com::v1::Widget,
                     >(
@@ -251,12 +336,22 @@ pub mod shop {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Widget objects, registered as `example.com/v1/widgets`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                crate::crds::example_com::v1::Widget,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Widget informer's cache.
             #[inline]
             pub fn lister(&self) -> WidgetLister {
-                WidgetLister::new(self.informer().indexer())
+                WidgetLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -279,7 +374,7 @@ pub mod shop {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`).
+        /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_widget_informer(
             client: ::informer_runtime::Client,
@@ -292,30 +387,30 @@ pub mod shop {
         ) -> ::informer_runtime::SharedIndexInformer<
             crate::crds::example_com::v1::Widget,
         > {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                crate::crds::example_com::v1::Widget,
+                ::informer_runtime::api::StatusAndScale,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            crate::crds::example_com::v1::Widget,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        crate::crds::example_com::v1::Widget,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -404,10 +499,43 @@ pub mod shop {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of Widget objects (example.com/v1beta1, kind Widget).
+            /// The shared informer of Widget objects (example.com/v1beta1, kind Widget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn widgets(&self) -> WidgetInformer {
                 WidgetInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of example.com/v1beta1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace`. No status or scale subresource.
+            #[inline]
+            pub fn widgets(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                crate::crds::example_com::v1beta1::Widget,
+                ::informer_runtime::api::NoSubresources,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::widgets`]. No status or scale subresource.
+            #[inline]
+            pub fn widgets_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                crate::crds::example_com::v1beta1::Widget,
+                ::informer_runtime::api::NoSubresources,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of example.com/v1beta1 in a `MetadataSharedInformerFactory`.
@@ -438,22 +566,15 @@ pub mod shop {
         /// Custom resource 'example.com/v1beta1' 'Widget' ('widgets', namespaced), from CRD 'widgets.example.com'.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                crate::crds::example_com::v1beta1::Widget,
+            >,
         }
         impl WidgetInformer {
-            /// The Widget informer of `factory` (what the version accessor returns).
+            /// The Widget informer of `factory`, registered there (as `example.com/v1beta1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Widget objects: made on the first call (registered as `example.com/v1beta1/widgets`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                crate::crds::example_com::v1beta1::Widget,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         crate::crds::example_com::v1beta1::Widget,
                     >(
@@ -468,12 +589,22 @@ pub mod shop {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Widget objects, registered as `example.com/v1beta1/widgets`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                crate::crds::example_com::v1beta1::Widget,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Widget informer's cache.
             #[inline]
             pub fn lister(&self) -> WidgetLister {
-                WidgetLister::new(self.informer().indexer())
+                WidgetLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -498,7 +629,7 @@ pub mod shop {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`).
+        /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_widget_informer(
             client: ::informer_runtime::Client,
@@ -513,30 +644,30 @@ pub mod shop {
         ) -> ::informer_runtime::SharedIndexInformer<
             crate::crds::example_com::v1beta1::Widget,
         > {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                crate::crds::example_com::v1beta1::Widget,
+                ::informer_runtime::api::NoSubresources,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            crate::crds::example_com::v1beta1::Widget,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        crate::crds::example_com::v1beta1::Widget,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -634,6 +765,23 @@ pub mod tools {
             v2::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of tools.example.org, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v2.
+        #[inline]
+        pub fn v2(&self) -> v2::ClientsetVersion {
+            v2::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of tools.example.org in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -664,10 +812,32 @@ pub mod tools {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of Gadget objects (tools.example.org/v2, kind Gadget).
+            /// The shared informer of Gadget objects (tools.example.org/v2, kind Gadget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn gadgets(&self) -> GadgetInformer {
                 GadgetInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of tools.example.org/v2, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget), cluster-scoped. No status or scale subresource.
+            #[inline]
+            pub fn gadgets(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                crate::crds::tools_example_org::v2::Gadget,
+                ::informer_runtime::api::NoSubresources,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of tools.example.org/v2 in a `MetadataSharedInformerFactory`.
@@ -698,22 +868,15 @@ pub mod tools {
         /// Custom resource 'tools.example.org/v2' 'Gadget' ('gadgets', cluster-scoped), from CRD 'gadgets.tools.example.org'.
         #[derive(Clone)]
         pub struct GadgetInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                crate::crds::tools_example_org::v2::Gadget,
+            >,
         }
         impl GadgetInformer {
-            /// The Gadget informer of `factory` (what the version accessor returns).
+            /// The Gadget informer of `factory`, registered there (as `tools.example.org/v2/gadgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Gadget objects: made on the first call (registered as `tools.example.org/v2/gadgets`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                crate::crds::tools_example_org::v2::Gadget,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         crate::crds::tools_example_org::v2::Gadget,
                     >(
@@ -727,12 +890,22 @@ pub mod tools {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Gadget objects, registered as `tools.example.org/v2/gadgets`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                crate::crds::tools_example_org::v2::Gadget,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Gadget informer's cache.
             #[inline]
             pub fn lister(&self) -> GadgetLister {
-                GadgetLister::new(self.informer().indexer())
+                GadgetLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped) (client-go's `NewGadgetInformer`).
@@ -755,7 +928,7 @@ pub mod tools {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredGadgetInformer`).
+        /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredGadgetInformer`). It lists and watches through the clientset's typed client of Gadget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_gadget_informer(
             client: ::informer_runtime::Client,
@@ -769,27 +942,25 @@ pub mod tools {
         ) -> ::informer_runtime::SharedIndexInformer<
             crate::crds::tools_example_org::v2::Gadget,
         > {
+            let api: ::informer_runtime::api::Api<
+                crate::crds::tools_example_org::v2::Gadget,
+                ::informer_runtime::api::NoSubresources,
+            > = ::informer_runtime::api::Api::all(client);
             let list = {
-                let client = client.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            crate::crds::tools_example_org::v2::Gadget,
-                        >(::std::option::Option::None, &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        crate::crds::tools_example_org::v2::Gadget,
-                    >(::std::option::Option::None, &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),

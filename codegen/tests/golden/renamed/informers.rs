@@ -157,6 +157,58 @@ impl SharedInformerFactory {
         workloads::Group::new(self.factory.clone())
     }
 }
+/// Typed clients of every resource of the golden fixture, by group and version (client-go's `Clientset`): `clientset.<group>().<version>().<resources>(namespace)` is the runtime's `Api` of that resource in that namespace, `<resources>_all()` the same in every namespace, and `<resources>()` the `Api` of a cluster-scoped resource. Subresource methods (`update_status`, `get_scale`, ...) exist only where the resource has the subresource. Cheap to clone.
+///
+/// ```no_run
+#[doc = concat!(" use ", module_path!(), "::Clientset;")]
+/// # async fn run(client: ::informer_runtime::Client) -> ::std::result::Result<(), ::informer_runtime::Error> {
+/// let clientset = Clientset::new(client);
+/// let horizontal_pod_autoscalers = clientset.autoscaling().v1().horizontal_pod_autoscalers("default");
+/// let listed = horizontal_pod_autoscalers.list(&::informer_runtime::ListOptions::default()).await?;
+/// match horizontal_pod_autoscalers.get("example").await {
+///     Ok(found) => println!("{:?}", found.metadata.name),
+///     Err(e) if e.is_not_found() => println!("not there"),
+///     Err(e) => return Err(e),
+/// }
+/// # let _ = listed;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Clientset {
+    client: ::informer_runtime::Client,
+}
+impl Clientset {
+    /// The clientset over `client` (its server, credentials and default namespace).
+    #[inline]
+    pub fn new(client: ::informer_runtime::Client) -> Self {
+        Self { client }
+    }
+    /// The typed clients of `autoscaling`.
+    #[inline]
+    pub fn autoscaling(&self) -> autoscaling::ClientsetGroup {
+        autoscaling::ClientsetGroup::new(self.client.clone())
+    }
+    /// The typed clients of `flowcontrol.apiserver.k8s.io`.
+    #[inline]
+    pub fn flowcontrol_apiserver(&self) -> flowcontrol_apiserver::ClientsetGroup {
+        flowcontrol_apiserver::ClientsetGroup::new(self.client.clone())
+    }
+    /// The typed clients of the core API group (`""`).
+    #[inline]
+    pub fn kube(&self) -> kube::ClientsetGroup {
+        kube::ClientsetGroup::new(self.client.clone())
+    }
+    /// The typed clients of `rbac.authorization.k8s.io`.
+    #[inline]
+    pub fn rbac_authorization(&self) -> rbac_authorization::ClientsetGroup {
+        rbac_authorization::ClientsetGroup::new(self.client.clone())
+    }
+    /// The typed clients of `apps`.
+    #[inline]
+    pub fn workloads(&self) -> workloads::ClientsetGroup {
+        workloads::ClientsetGroup::new(self.client.clone())
+    }
+}
 /// Metadata-only informers of every resource of the golden fixture, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
 ///
 /// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
@@ -218,6 +270,28 @@ pub mod autoscaling {
             v2::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of autoscaling, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+        /// The typed clients of version v2.
+        #[inline]
+        pub fn v2(&self) -> v2::ClientsetVersion {
+            v2::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of autoscaling in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -253,10 +327,43 @@ pub mod autoscaling {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler).
+            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of autoscaling/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::horizontal_pod_autoscalers`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of autoscaling/v1 in a `MetadataSharedInformerFactory`.
@@ -288,22 +395,15 @@ pub mod autoscaling {
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            >,
         }
         impl HorizontalPodAutoscalerInformer {
-            /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v1/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v1/horizontalpodautoscalers`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                     >(
@@ -320,12 +420,22 @@ pub mod autoscaling {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
             #[inline]
             pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-                HorizontalPodAutoscalerLister::new(self.informer().indexer())
+                HorizontalPodAutoscalerLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -350,7 +460,7 @@ pub mod autoscaling {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`). It lists and watches through the clientset's typed client of HorizontalPodAutoscaler objects, as client-go's does.
         #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
@@ -365,30 +475,30 @@ pub mod autoscaling {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
         > {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -486,10 +596,43 @@ pub mod autoscaling {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler).
+            /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn horizontal_pod_autoscalers(&self) -> HorizontalPodAutoscalerInformer {
                 HorizontalPodAutoscalerInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of autoscaling/v2, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::horizontal_pod_autoscalers`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn horizontal_pod_autoscalers_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of autoscaling/v2 in a `MetadataSharedInformerFactory`.
@@ -521,22 +664,15 @@ pub mod autoscaling {
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >,
         }
         impl HorizontalPodAutoscalerInformer {
-            /// The HorizontalPodAutoscaler informer of `factory` (what the version accessor returns).
+            /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v2/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of HorizontalPodAutoscaler objects: made on the first call (registered as `autoscaling/v2/horizontalpodautoscalers`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
                     >(
@@ -553,12 +689,22 @@ pub mod autoscaling {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v2/horizontalpodautoscalers`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
             #[inline]
             pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-                HorizontalPodAutoscalerLister::new(self.informer().indexer())
+                HorizontalPodAutoscalerLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -583,7 +729,7 @@ pub mod autoscaling {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`).
+        /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`). It lists and watches through the clientset's typed client of HorizontalPodAutoscaler objects, as client-go's does.
         #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
             client: ::informer_runtime::Client,
@@ -598,30 +744,30 @@ pub mod autoscaling {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
         > {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                ::informer_runtime::api::StatusSubresource,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -726,6 +872,23 @@ pub mod flowcontrol_apiserver {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of flowcontrol.apiserver.k8s.io, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of flowcontrol.apiserver.k8s.io in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -756,10 +919,32 @@ pub mod flowcontrol_apiserver {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema).
+            /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn flow_schemas(&self) -> FlowSchemaInformer {
                 FlowSchemaInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of flowcontrol.apiserver.k8s.io/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), cluster-scoped. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn flow_schemas(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.
@@ -788,22 +973,15 @@ pub mod flowcontrol_apiserver {
         /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
         #[derive(Clone)]
         pub struct FlowSchemaInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >,
         }
         impl FlowSchemaInformer {
-            /// The FlowSchema informer of `factory` (what the version accessor returns).
+            /// The FlowSchema informer of `factory`, registered there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of FlowSchema objects: made on the first call (registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                     >(
@@ -819,12 +997,22 @@ pub mod flowcontrol_apiserver {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared FlowSchema informer's cache.
             #[inline]
             pub fn lister(&self) -> FlowSchemaLister {
-                FlowSchemaLister::new(self.informer().indexer())
+                FlowSchemaLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -847,7 +1035,7 @@ pub mod flowcontrol_apiserver {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`).
+        /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`). It lists and watches through the clientset's typed client of FlowSchema objects, as client-go's does.
         #[inline]
         pub fn new_filtered_flow_schema_informer(
             client: ::informer_runtime::Client,
@@ -861,27 +1049,25 @@ pub mod flowcontrol_apiserver {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
         > {
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                ::informer_runtime::api::StatusSubresource,
+            > = ::informer_runtime::api::Api::all(client);
             let list = {
-                let client = client.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                        >(::std::option::Option::None, &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                    >(::std::option::Option::None, &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -952,6 +1138,23 @@ pub mod kube {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of the core API group, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of the core API group in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -982,15 +1185,58 @@ pub mod kube {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of Node objects (core/v1, kind Node).
+            /// The shared informer of Node objects (core/v1, kind Node), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn nodes(&self) -> NodeInformer {
                 NodeInformer::new(self.factory.clone())
             }
-            /// The shared informer of Pod objects (core/v1, kind Pod).
+            /// The shared informer of Pod objects (core/v1, kind Pod), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn pods(&self) -> PodInformer {
                 PodInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of core/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node), cluster-scoped. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn nodes(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::core::v1::Node,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
+            }
+            /// The typed client of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn pods(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::core::v1::Pod,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::pods`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
+            #[inline]
+            pub fn pods_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::core::v1::Pod,
+                ::informer_runtime::api::StatusSubresource,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of core/v1 in a `MetadataSharedInformerFactory`.
@@ -1028,22 +1274,15 @@ pub mod kube {
         /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
         #[derive(Clone)]
         pub struct NodeInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Node,
+            >,
         }
         impl NodeInformer {
-            /// The Node informer of `factory` (what the version accessor returns).
+            /// The Node informer of `factory`, registered there (as `core/v1/nodes`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Node objects: made on the first call (registered as `core/v1/nodes`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::core::v1::Node,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::core::v1::Node,
                     >(
@@ -1056,12 +1295,22 @@ pub mod kube {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Node,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Node informer's cache.
             #[inline]
             pub fn lister(&self) -> NodeLister {
-                NodeLister::new(self.informer().indexer())
+                NodeLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -1082,7 +1331,7 @@ pub mod kube {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`).
+        /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`). It lists and watches through the clientset's typed client of Node objects, as client-go's does.
         #[inline]
         pub fn new_filtered_node_informer(
             client: ::informer_runtime::Client,
@@ -1094,27 +1343,25 @@ pub mod kube {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::core::v1::Node,
         > {
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::core::v1::Node,
+                ::informer_runtime::api::StatusSubresource,
+            > = ::informer_runtime::api::Api::all(client);
             let list = {
-                let client = client.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::core::v1::Node,
-                        >(::std::option::Option::None, &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::core::v1::Node,
-                    >(::std::option::Option::None, &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -1163,22 +1410,15 @@ pub mod kube {
         /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
         #[derive(Clone)]
         pub struct PodInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Pod,
+            >,
         }
         impl PodInformer {
-            /// The Pod informer of `factory` (what the version accessor returns).
+            /// The Pod informer of `factory`, registered there (as `core/v1/pods`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Pod objects: made on the first call (registered as `core/v1/pods`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::core::v1::Pod,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::core::v1::Pod,
                     >(
@@ -1192,12 +1432,22 @@ pub mod kube {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::core::v1::Pod,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Pod informer's cache.
             #[inline]
             pub fn lister(&self) -> PodLister {
-                PodLister::new(self.informer().indexer())
+                PodLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -1218,7 +1468,7 @@ pub mod kube {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`).
+        /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`). It lists and watches through the clientset's typed client of Pod objects, as client-go's does.
         #[inline]
         pub fn new_filtered_pod_informer(
             client: ::informer_runtime::Client,
@@ -1229,30 +1479,30 @@ pub mod kube {
                 ::informer_runtime::TweakListOptions,
             >,
         ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::core::v1::Pod,
+                ::informer_runtime::api::StatusSubresource,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::core::v1::Pod,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::core::v1::Pod,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -1342,6 +1592,23 @@ pub mod rbac_authorization {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of rbac.authorization.k8s.io, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of rbac.authorization.k8s.io in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -1372,10 +1639,32 @@ pub mod rbac_authorization {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole).
+            /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn cluster_roles(&self) -> ClusterRoleInformer {
                 ClusterRoleInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of rbac.authorization.k8s.io/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole), cluster-scoped. No status or scale subresource.
+            #[inline]
+            pub fn cluster_roles(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+                ::informer_runtime::api::NoSubresources,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of rbac.authorization.k8s.io/v1 in a `MetadataSharedInformerFactory`.
@@ -1404,22 +1693,15 @@ pub mod rbac_authorization {
         /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
         #[derive(Clone)]
         pub struct ClusterRoleInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >,
         }
         impl ClusterRoleInformer {
-            /// The ClusterRole informer of `factory` (what the version accessor returns).
+            /// The ClusterRole informer of `factory`, registered there (as `rbac.authorization.k8s.io/v1/clusterroles`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of ClusterRole objects: made on the first call (registered as `rbac.authorization.k8s.io/v1/clusterroles`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::rbac::v1::ClusterRole,
                     >(
@@ -1433,12 +1715,22 @@ pub mod rbac_authorization {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared ClusterRole informer's cache.
             #[inline]
             pub fn lister(&self) -> ClusterRoleLister {
-                ClusterRoleLister::new(self.informer().indexer())
+                ClusterRoleLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -1461,7 +1753,7 @@ pub mod rbac_authorization {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`).
+        /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`). It lists and watches through the clientset's typed client of ClusterRole objects, as client-go's does.
         #[inline]
         pub fn new_filtered_cluster_role_informer(
             client: ::informer_runtime::Client,
@@ -1475,27 +1767,25 @@ pub mod rbac_authorization {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::rbac::v1::ClusterRole,
         > {
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+                ::informer_runtime::api::NoSubresources,
+            > = ::informer_runtime::api::Api::all(client);
             let list = {
-                let client = client.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::rbac::v1::ClusterRole,
-                        >(::std::option::Option::None, &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::rbac::v1::ClusterRole,
-                    >(::std::option::Option::None, &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
@@ -1566,6 +1856,23 @@ pub mod workloads {
             v1::Version::new(self.factory.clone())
         }
     }
+    /// The typed clients of apps, by version.
+    #[derive(Clone)]
+    pub struct ClientsetGroup {
+        client: ::informer_runtime::Client,
+    }
+    impl ClientsetGroup {
+        /// The accessor over `client`.
+        #[inline]
+        pub fn new(client: ::informer_runtime::Client) -> Self {
+            Self { client }
+        }
+        /// The typed clients of version v1.
+        #[inline]
+        pub fn v1(&self) -> v1::ClientsetVersion {
+            v1::ClientsetVersion::new(self.client.clone())
+        }
+    }
     /// The metadata-only informers of apps in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
@@ -1596,10 +1903,43 @@ pub mod workloads {
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
-            /// The shared informer of Deployment objects (apps/v1, kind Deployment).
+            /// The shared informer of Deployment objects (apps/v1, kind Deployment), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
             #[inline]
             pub fn deployments(&self) -> DeploymentInformer {
                 DeploymentInformer::new(self.factory.clone())
+            }
+        }
+        /// The typed clients of apps/v1, one accessor per resource.
+        #[derive(Clone)]
+        pub struct ClientsetVersion {
+            client: ::informer_runtime::Client,
+        }
+        impl ClientsetVersion {
+            /// The accessor over `client`.
+            #[inline]
+            pub fn new(client: ::informer_runtime::Client) -> Self {
+                Self { client }
+            }
+            /// The typed client of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace`. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
+            #[inline]
+            pub fn deployments(
+                &self,
+                namespace: &str,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::apps::v1::Deployment,
+                ::informer_runtime::api::StatusAndScale,
+            > {
+                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+            }
+            /// The typed client of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::deployments`]. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
+            #[inline]
+            pub fn deployments_all(
+                &self,
+            ) -> ::informer_runtime::api::Api<
+                ::k8s_openapi::api::apps::v1::Deployment,
+                ::informer_runtime::api::StatusAndScale,
+            > {
+                ::informer_runtime::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of apps/v1 in a `MetadataSharedInformerFactory`.
@@ -1628,22 +1968,15 @@ pub mod workloads {
         /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
         #[derive(Clone)]
         pub struct DeploymentInformer {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            informer: ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >,
         }
         impl DeploymentInformer {
-            /// The Deployment informer of `factory` (what the version accessor returns).
+            /// The Deployment informer of `factory`, registered there (as `apps/v1/deployments`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                Self { factory }
-            }
-            /// The factory's shared informer of Deployment objects: made on the first call (registered as `apps/v1/deployments`), the same on every later call.
-            #[inline]
-            pub fn informer(
-                &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::apps::v1::Deployment,
-            > {
-                self.factory
+                let informer = factory
                     .informer_for::<
                         ::k8s_openapi::api::apps::v1::Deployment,
                     >(
@@ -1658,12 +1991,22 @@ pub mod workloads {
                                 core.tweak_list_options(),
                             )
                         },
-                    )
+                    );
+                Self { informer }
+            }
+            /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
+            #[inline]
+            pub fn informer(
+                &self,
+            ) -> ::informer_runtime::SharedIndexInformer<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            > {
+                self.informer.clone()
             }
             /// A lister reading the shared Deployment informer's cache.
             #[inline]
             pub fn lister(&self) -> DeploymentLister {
-                DeploymentLister::new(self.informer().indexer())
+                DeploymentLister::new(self.informer.indexer())
             }
         }
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
@@ -1688,7 +2031,7 @@ pub mod workloads {
                 ::std::option::Option::None,
             )
         }
-        /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`).
+        /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`). It lists and watches through the clientset's typed client of Deployment objects, as client-go's does.
         #[inline]
         pub fn new_filtered_deployment_informer(
             client: ::informer_runtime::Client,
@@ -1703,30 +2046,30 @@ pub mod workloads {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::apps::v1::Deployment,
         > {
-            let namespace: ::std::option::Option<::std::string::String> = namespace
-                .map(::std::borrow::ToOwned::to_owned);
+            let api: ::informer_runtime::api::Api<
+                ::k8s_openapi::api::apps::v1::Deployment,
+                ::informer_runtime::api::StatusAndScale,
+            > = match namespace {
+                ::std::option::Option::Some(namespace) => {
+                    ::informer_runtime::api::Api::namespaced(client, namespace)
+                }
+                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
+            };
             let list = {
-                let client = client.clone();
-                let namespace = namespace.clone();
+                let api = api.clone();
                 let tweak_list_options = tweak_list_options.clone();
                 move |mut options: ::informer_runtime::ListOptions| {
                     if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                         tweak(&mut options);
                     }
-                    client
-                        .list::<
-                            ::k8s_openapi::api::apps::v1::Deployment,
-                        >(namespace.as_deref(), &options)
+                    api.list(&options)
                 }
             };
             let watch = move |mut options: ::informer_runtime::ListOptions| {
                 if let ::std::option::Option::Some(tweak) = &tweak_list_options {
                     tweak(&mut options);
                 }
-                client
-                    .watch::<
-                        ::k8s_openapi::api::apps::v1::Deployment,
-                    >(namespace.as_deref(), &options)
+                api.watch(&options)
             };
             ::informer_runtime::SharedIndexInformer::new(
                 ::informer_runtime::ListWatch::new(list, watch),
