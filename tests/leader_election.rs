@@ -58,7 +58,12 @@ struct Candidate {
 }
 
 impl Candidate {
-    fn start(server: &RunningServer, id: &str, config: LeaderElectionConfig, leading: &Arc<Leading>) -> Self {
+    fn start(
+        server: &RunningServer,
+        id: &str,
+        config: LeaderElectionConfig,
+        leading: &Arc<Leading>,
+    ) -> Self {
         let client = Client::new(Config::new(server.url())).unwrap();
         let seen = Arc::new(Seen::default());
         let (s1, s2, s3, leading) = (seen.clone(), seen.clone(), seen.clone(), leading.clone());
@@ -157,16 +162,28 @@ async fn three_candidates_elect_one_leader_and_never_two_across_a_handover() {
     // Keep watching through several renewals: the leader stays, nobody else leads.
     let until = Instant::now() + LEASE + RETRY;
     while Instant::now() < until {
-        assert_eq!(sample(&candidates), [first.clone()], "the leader keeps the lease");
+        assert_eq!(
+            sample(&candidates),
+            std::slice::from_ref(&first),
+            "the leader keeps the lease"
+        );
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     for c in &candidates {
-        assert_eq!(c.elector.get_leader().as_deref(), Some(first.as_str()), "{} sees the leader", c.id);
+        assert_eq!(
+            c.elector.get_leader().as_deref(),
+            Some(first.as_str()),
+            "{} sees the leader",
+            c.id
+        );
     }
     let held = lease(&server);
     assert_eq!(held["spec"]["holderIdentity"], first.as_str());
     assert_eq!(held["spec"]["leaseDurationSeconds"], 2);
-    assert_eq!(held["spec"]["leaseTransitions"], 0, "created by its first holder");
+    assert_eq!(
+        held["spec"]["leaseTransitions"], 0,
+        "created by its first holder"
+    );
 
     // The leader steps down; one of the others takes over.
     let at = candidates.iter().position(|c| c.id == first).unwrap();
@@ -182,10 +199,13 @@ async fn three_candidates_elect_one_leader_and_never_two_across_a_handover() {
     assert_ne!(second, first);
     let until = Instant::now() + RETRY * 3;
     while Instant::now() < until {
-        assert_eq!(sample(&candidates), [second.clone()]);
+        assert_eq!(sample(&candidates), std::slice::from_ref(&second));
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    assert_eq!(most, 1, "at every observation at most one candidate believed it led");
+    assert_eq!(
+        most, 1,
+        "at every observation at most one candidate believed it led"
+    );
     assert_eq!(
         leading.max.load(Ordering::SeqCst),
         1,
@@ -204,7 +224,9 @@ async fn a_leader_stopped_without_release_is_replaced_once_its_lease_expires() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(false), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let b = Candidate::start(&server, "b", config(false), &leading);
     wait_until(LEASE, || b.elector.get_leader().as_deref() == Some("a"))
         .await
@@ -213,8 +235,16 @@ async fn a_leader_stopped_without_release_is_replaced_once_its_lease_expires() {
     let stopped = Instant::now();
     let a_seen = a.seen.clone();
     a.stop().await;
-    assert_eq!(a_seen.stopped.load(Ordering::SeqCst), 1, "a's stopped-leading callback ran");
-    assert_eq!(lease(&server)["spec"]["holderIdentity"], "a", "no release: a still holds the lease");
+    assert_eq!(
+        a_seen.stopped.load(Ordering::SeqCst),
+        1,
+        "a's stopped-leading callback ran"
+    );
+    assert_eq!(
+        lease(&server)["spec"]["holderIdentity"],
+        "a",
+        "no release: a still holds the lease"
+    );
 
     wait_until(LEASE + RETRY * 3 + SLACK, || b.elector.is_leader())
         .await
@@ -222,7 +252,10 @@ async fn a_leader_stopped_without_release_is_replaced_once_its_lease_expires() {
     let took = stopped.elapsed();
     // a renewed at most one retry period before it stopped; b waits a full lease
     // duration after it last saw that renewal.
-    assert!(took >= LEASE - RETRY * 2, "b waited for the lease to expire, took {took:?}");
+    assert!(
+        took >= LEASE - RETRY * 2,
+        "b waited for the lease to expire, took {took:?}"
+    );
     assert_eq!(lease(&server)["spec"]["holderIdentity"], "b");
     assert_eq!(leading.max.load(Ordering::SeqCst), 1);
     b.stop().await;
@@ -233,7 +266,9 @@ async fn a_leader_that_releases_is_replaced_within_about_one_retry_period() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(true), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let b = Candidate::start(&server, "b", config(true), &leading);
     wait_until(LEASE, || b.elector.get_leader().as_deref() == Some("a"))
         .await
@@ -243,10 +278,15 @@ async fn a_leader_that_releases_is_replaced_within_about_one_retry_period() {
     a.stop().await;
     let released = lease(&server);
     if released["spec"]["holderIdentity"] != "b" {
-        assert_eq!(released["spec"]["holderIdentity"], "", "released: no holder");
+        assert_eq!(
+            released["spec"]["holderIdentity"], "",
+            "released: no holder"
+        );
         assert_eq!(released["spec"]["leaseDurationSeconds"], 1);
     }
-    wait_until(LEASE, || b.elector.is_leader()).await.expect("b leads");
+    wait_until(LEASE, || b.elector.is_leader())
+        .await
+        .expect("b leads");
     let took = stopped.elapsed();
     assert!(
         took <= RETRY.mul_f64(2.2) + SLACK,
@@ -261,22 +301,34 @@ async fn a_leader_that_cannot_renew_within_the_deadline_stops_leading() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(true), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let token = a.seen.token.lock().unwrap().clone().unwrap();
 
     // A few failures inside the deadline are survived.
-    server.faults().fail_next(2, 500, FaultTarget::resource(LEASES));
+    server
+        .faults()
+        .fail_next(2, 500, FaultTarget::resource(LEASES));
     tokio::time::sleep(RENEW * 2).await;
-    assert!(a.elector.is_leader() && !token.is_cancelled(), "two failed requests do not end leadership");
+    assert!(
+        a.elector.is_leader() && !token.is_cancelled(),
+        "two failed requests do not end leadership"
+    );
 
     // Every request fails from now on.
-    server.faults().fail_next(u64::MAX, 500, FaultTarget::resource(LEASES));
+    server
+        .faults()
+        .fail_next(u64::MAX, 500, FaultTarget::resource(LEASES));
     let failing = Instant::now();
     wait_until(RENEW + RETRY + SLACK, || token.is_cancelled())
         .await
         .expect("the leading token is cancelled once the renew deadline passes");
     let took = failing.elapsed();
-    assert!(took >= RENEW - RETRY, "a kept trying until the deadline, stopped after {took:?}");
+    assert!(
+        took >= RENEW - RETRY,
+        "a kept trying until the deadline, stopped after {took:?}"
+    );
     assert!(!a.elector.is_leader());
     let a_seen = a.seen.clone();
     a.task.await.unwrap().unwrap();
@@ -297,12 +349,16 @@ async fn a_renewal_hung_past_the_deadline_ends_leadership_at_the_deadline() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(true), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let token = a.seen.token.lock().unwrap().clone().unwrap();
 
-    server
-        .faults()
-        .stall_next(u64::MAX, Duration::from_secs(30), FaultTarget::resource(LEASES));
+    server.faults().stall_next(
+        u64::MAX,
+        Duration::from_secs(30),
+        FaultTarget::resource(LEASES),
+    );
     let stalled = Instant::now();
     wait_until(RENEW + RETRY + SLACK, || token.is_cancelled())
         .await
@@ -317,16 +373,24 @@ async fn new_leader_callbacks_report_each_new_holder() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(true), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let b = Candidate::start(&server, "b", config(true), &leading);
     wait_until(LEASE, || !b.seen.new_leaders.lock().unwrap().is_empty())
         .await
         .expect("b reports a leader");
-    assert_eq!(*a.seen.new_leaders.lock().unwrap(), ["a"], "a reports itself");
+    assert_eq!(
+        *a.seen.new_leaders.lock().unwrap(),
+        ["a"],
+        "a reports itself"
+    );
     assert_eq!(*b.seen.new_leaders.lock().unwrap(), ["a"]);
 
     a.stop().await;
-    wait_until(LEASE, || b.elector.is_leader()).await.expect("b leads");
+    wait_until(LEASE, || b.elector.is_leader())
+        .await
+        .expect("b leads");
     assert_eq!(*b.seen.new_leaders.lock().unwrap(), ["a", "b"]);
     b.stop().await;
 }
@@ -336,9 +400,27 @@ async fn invalid_configurations_are_rejected_as_client_go_rejects_them() {
     let client = Client::new(Config::new("http://127.0.0.1:1")).unwrap();
     let lock = || LeaseLock::new(client.clone(), "shop", "ctl", "a");
     let cases = [
-        (LeaderElectionConfig { renew_deadline: LEASE, ..config(true) }, "lease_duration"),
-        (LeaderElectionConfig { renew_deadline: RETRY.mul_f64(1.2), ..config(true) }, "retry_period"),
-        (LeaderElectionConfig { retry_period: Duration::ZERO, ..config(true) }, "retry_period must be greater than zero"),
+        (
+            LeaderElectionConfig {
+                renew_deadline: LEASE,
+                ..config(true)
+            },
+            "lease_duration",
+        ),
+        (
+            LeaderElectionConfig {
+                renew_deadline: RETRY.mul_f64(1.2),
+                ..config(true)
+            },
+            "retry_period",
+        ),
+        (
+            LeaderElectionConfig {
+                retry_period: Duration::ZERO,
+                ..config(true)
+            },
+            "retry_period must be greater than zero",
+        ),
         (
             LeaderElectionConfig {
                 lease_duration: Duration::from_millis(900),
@@ -355,7 +437,11 @@ async fn invalid_configurations_are_rejected_as_client_go_rejects_them() {
             "{config:?}: {err}"
         );
     }
-    let err = LeaderElector::new(LeaseLock::new(client.clone(), "shop", "ctl", ""), config(true)).unwrap_err();
+    let err = LeaderElector::new(
+        LeaseLock::new(client.clone(), "shop", "ctl", ""),
+        config(true),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("identity is empty"), "{err}");
     assert!(LeaderElector::new(lock(), LeaderElectionConfig::default()).is_ok());
     assert!(LeaderElector::new(lock(), config(true)).is_ok());
@@ -366,8 +452,13 @@ async fn one_elector_cannot_run_twice_at_once() {
     let server = server().await;
     let leading = Arc::new(Leading::default());
     let a = Candidate::start(&server, "a", config(true), &leading);
-    wait_until(LEASE, || a.elector.is_leader()).await.expect("a leads");
+    wait_until(LEASE, || a.elector.is_leader())
+        .await
+        .expect("a leads");
     let err = a.elector.run(CancellationToken::new()).await.unwrap_err();
-    assert!(matches!(err, LeaderElectionError::AlreadyRunning { .. }), "{err}");
+    assert!(
+        matches!(err, LeaderElectionError::AlreadyRunning { .. }),
+        "{err}"
+    );
     a.stop().await;
 }

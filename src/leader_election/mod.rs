@@ -355,7 +355,8 @@ impl LeaderElector {
         loop {
             // client-go bounds this by the HTTP client's timeout; a request hung longer
             // than the renew deadline would be useless to the leader anyway.
-            let attempt = tokio::time::timeout(self.config.renew_deadline, self.try_acquire_or_renew());
+            let attempt =
+                tokio::time::timeout(self.config.renew_deadline, self.try_acquire_or_renew());
             let acquired = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return false,
