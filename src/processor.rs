@@ -462,7 +462,7 @@ mod tests {
         let panicky = p.add_handler(
             Arc::new(
                 ResourceEventHandlerFuncs::default().on_add(|o: &Arc<u32>, _| {
-                    assert!(**o % 2 == 0, "odd object");
+                    assert!((**o).is_multiple_of(2), "odd object");
                 }),
             ),
             None,

@@ -4,6 +4,7 @@
 
 mod etcd_support;
 
+use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{CacheMode, Client, ResourceEventHandlerFuncs, SharedIndexInformer};
+use informer_runtime::{
+    CacheMode, Client, InformerFactory, ResourceEventHandlerFuncs, SharedIndexInformer,
+};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use listers::core::v1::PodLister;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{Client, Deleted, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use test_apiserver::{fixtures, RunningServer, TestApiServer};

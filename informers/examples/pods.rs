@@ -3,6 +3,7 @@
 //!
 //! Run against the cluster of your kubeconfig: `cargo run -p informers --example pods [namespace]`.
 
+use informer_runtime::InformerFactory;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -6,7 +6,7 @@
 //! use std::sync::Arc;
 //! use std::time::Duration;
 //!
-//! use informer_runtime::{Client, Deleted, ResourceEventHandlerFuncs};
+//! use informer_runtime::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs};
 //! use informers::SharedInformerFactory;
 //! use k8s_openapi::api::core::v1::Pod;
 //!

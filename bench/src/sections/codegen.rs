@@ -45,7 +45,7 @@ fn main() {
 "##;
 
 const INFORMERS_MAIN: &str = r#"use informer_runtime::client::Config;
-use informer_runtime::Client;
+use informer_runtime::{Client, InformerFactory};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {

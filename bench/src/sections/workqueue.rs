@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use informer_runtime::client::Config as ClientConfig;
 use informer_runtime::controller::{enqueue, Action, Controller, ObjectRef};
 use informer_runtime::workqueue::{Config, WorkQueue};
-use informer_runtime::{Client, ResourceEventHandlerFuncs};
+use informer_runtime::{Client, InformerFactory, ResourceEventHandlerFuncs};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use tokio::sync::mpsc;

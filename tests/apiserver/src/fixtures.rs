@@ -274,7 +274,7 @@ pub fn widget(namespace: &str, name: &str, i: usize) -> Value {
         "kind": "Widget",
         "metadata": {"name": name, "namespace": namespace, "labels": {"color": color}},
         "spec": {"size": i % 10, "color": color, "port": "http"},
-        "status": {"ready": i % 2 == 0},
+        "status": {"ready": i.is_multiple_of(2)},
     })
 }
 

@@ -36,13 +36,10 @@ fn fixture<K: DeserializeOwned>(name: &str, object_name: &str) -> K {
 async fn server() -> RunningServer {
     TestApiServer::builder()
         .seed_namespaces(0)
-        .resource(ResourceSpec::new(
-            "cert-manager.io",
-            "v1",
-            "Certificate",
-            "certificates",
-            true,
-        ))
+        .resource(
+            ResourceSpec::new("cert-manager.io", "v1", "Certificate", "certificates", true)
+                .with_status_subresource(),
+        )
         .resource(ResourceSpec::new(
             "cert-manager.io",
             "v1",

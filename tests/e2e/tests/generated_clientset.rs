@@ -4,6 +4,7 @@
 //! factory's accessors, which register their informer so that `start()` and
 //! `wait_for_cache_sync()` include it (#20 item 1).
 
+use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::time::Duration;
 

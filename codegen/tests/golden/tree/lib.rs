@@ -17,6 +17,14 @@ for SharedInformerFactory {
         Self { factory }
     }
 }
+/// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
+/// `shutdown()`, as every factory of the runtime has them.
+impl ::informer_runtime::InformerFactory for SharedInformerFactory {
+    #[inline]
+    fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
+        &self.factory
+    }
+}
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
@@ -30,28 +38,6 @@ impl SharedInformerFactory {
     #[inline]
     pub fn new(client: ::informer_runtime::Client) -> Self {
         Self::builder(client).build()
-    }
-    /// The untyped factory core this factory wraps.
-    #[inline]
-    pub fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
-        &self.factory
-    }
-    /// Starts every informer requested so far; informers requested later start at once.
-    #[inline]
-    pub fn start(&self) {
-        self.factory.start();
-    }
-    /// Waits until every started informer has synced, or fails naming one that cannot.
-    #[inline]
-    pub async fn wait_for_cache_sync(
-        &self,
-    ) -> ::std::result::Result<(), ::informer_runtime::SyncError> {
-        self.factory.wait_for_cache_sync().await
-    }
-    /// Stops every informer and waits for their tasks to end.
-    #[inline]
-    pub async fn shutdown(&self) {
-        self.factory.shutdown().await;
     }
     /// The informer of `K`, made by `new_informer` on first request (for types this
     /// factory does not generate).
