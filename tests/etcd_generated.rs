@@ -4,7 +4,6 @@
 
 mod etcd_support;
 
-use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +13,7 @@ use informer_runtime::client::Config;
 use informer_runtime::etcd::EtcdListerWatcher;
 use informer_runtime::k8s_openapi::api::core::v1::ConfigMap;
 use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use informer_runtime::{Client, Indexers, ListOptions, SharedIndexInformer};
+use informer_runtime::{Client, Indexers, InformerFactory, ListOptions, SharedIndexInformer};
 use informers::SharedInformerFactory;
 
 fn cm(ns: &str, name: &str, tier: &str) -> ConfigMap {

@@ -165,10 +165,12 @@ async fn live_events(
         "pods",
         Some(ns),
         "demo-web",
-        serde_json::json!({"metadata": {"labels": {"tier": "web"}}}),
+        // A label the fixture Pod does not have yet: a patch that changes nothing is no
+        // write at all (no new resourceVersion, no event), on the real server too.
+        serde_json::json!({"metadata": {"labels": {"demo": "updated"}}}),
     )?;
-    let web: Selector = "tier=web".parse()?;
-    wait_until(|| !pods.lister().pods(ns).list(&web).is_empty()).await?;
+    let updated: Selector = "demo=updated".parse()?;
+    wait_until(|| !pods.lister().pods(ns).list(&updated).is_empty()).await?;
     server.delete("pods", Some(ns), "demo-web")?;
     wait_until(|| pods.lister().pods(ns).get("demo-web").is_none()).await?;
     Ok(())

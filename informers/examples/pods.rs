@@ -3,11 +3,10 @@
 //!
 //! Run against the cluster of your kubeconfig: `cargo run -p informers --example pods [namespace]`.
 
-use informer_runtime::InformerFactory;
 use std::sync::Arc;
 use std::time::Duration;
 
-use informer_runtime::{Client, Deleted, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 

@@ -4,7 +4,6 @@
 //! factory's accessors, which register their informer so that `start()` and
 //! `wait_for_cache_sync()` include it (#20 item 1).
 
-use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -13,7 +12,7 @@ use informer_runtime::api::{
     StatusSubresource,
 };
 use informer_runtime::client::Config;
-use informer_runtime::{Client, ListOptions, Selector};
+use informer_runtime::{Client, InformerFactory, ListOptions, Selector};
 use informers::{Clientset, SharedInformerFactory};
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec, DeploymentStatus};
 use k8s_openapi::api::core::v1::{

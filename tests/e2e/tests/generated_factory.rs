@@ -3,12 +3,11 @@
 //! typed listers answer `get`/`list`, and `pods()` asked for twice is one informer (one
 //! list and one watch on the server).
 
-use informer_runtime::InformerFactory;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{Client, GroupVersionResource, Selector};
+use informer_runtime::{Client, GroupVersionResource, InformerFactory, Selector};
 use informers::SharedInformerFactory;
 use serde_json::{json, Value};
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
