@@ -67,6 +67,40 @@ struct Inner<K> {
 
 /// A shared, indexed informer for `K` (client-go's `cache.SharedIndexInformer`). Cheap to
 /// clone; clones share one cache, one watch and one set of handlers.
+///
+/// Factories make and run these for you; by hand, an informer lists and watches through
+/// any [`ListerWatcher`], here the typed [`Api`](crate::Api):
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use std::time::Duration;
+///
+/// use informer_runtime::{Api, Client, Indexers, ListWatch, ResourceEventHandlerFuncs};
+/// use informer_runtime::{Lister, SharedIndexInformer};
+/// use k8s_openapi::api::core::v1::ConfigMap;
+/// use tokio_util::sync::CancellationToken;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let api = Api::<ConfigMap>::namespaced(Client::try_default().await?, "shop");
+/// let (lists, watches) = (api.clone(), api);
+/// let informer = SharedIndexInformer::new(
+///     ListWatch::new(move |o| lists.list(&o), move |o| watches.watch(&o)),
+///     Duration::ZERO,
+///     Indexers::standard(),
+/// );
+/// informer.add_event_handler(
+///     ResourceEventHandlerFuncs::default()
+///         .on_add(|cm: &Arc<ConfigMap>, _initial| println!("{:?}", cm.metadata.name)),
+/// );
+/// let cancel = CancellationToken::new();
+/// tokio::spawn(informer.run(cancel.clone()));
+/// informer.wait_for_sync().await?;
+/// let settings = Lister::new(informer.indexer()).namespaced("shop").get("settings");
+/// # let _ = settings;
+/// cancel.cancel();
+/// # Ok(())
+/// # }
+/// ```
 pub struct SharedIndexInformer<K> {
     inner: Arc<Inner<K>>,
 }

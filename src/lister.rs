@@ -8,6 +8,22 @@ use crate::selector::{Operator, Selector};
 use crate::store::{Indexer, LABEL_INDEX, NAMESPACE_INDEX};
 
 /// Reads objects of `K` from an indexer (client-go's generated `XLister`, generically).
+/// Reads hand out the cached `Arc`s: no copies.
+///
+/// ```no_run
+/// use std::sync::Arc;
+///
+/// use informer_runtime::{Lister, Selector, SharedIndexInformer};
+/// use k8s_openapi::api::core::v1::Pod;
+///
+/// fn report(informer: &SharedIndexInformer<Pod>) -> Result<(), Box<dyn std::error::Error>> {
+///     let lister = Lister::new(informer.indexer());
+///     let web0: Option<Arc<Pod>> = lister.namespaced("shop").get("web-0");
+///     let web: Vec<Arc<Pod>> = lister.list(&"tier=web,env in (prod)".parse::<Selector>()?);
+///     println!("{} web pods; web-0 cached: {}", web.len(), web0.is_some());
+///     Ok(())
+/// }
+/// ```
 pub struct Lister<K> {
     indexer: Indexer<K>,
 }
