@@ -116,7 +116,8 @@ impl Counters {
     }
 }
 
-fn escape_label(value: &str) -> String {
+/// A Prometheus label value, escaped as the text exposition format requires.
+pub(crate) fn escape_label(value: &str) -> String {
     value
         .replace('\\', "\\\\")
         .replace('"', "\\\"")

@@ -4,6 +4,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::stats::escape_label;
+
 /// Upper bounds of the duration histograms in seconds: client-go's
 /// `ExponentialBuckets(10e-9, 10, 10)`, 10 ns to 10 s.
 pub const BUCKETS: [f64; 10] = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1];
@@ -55,13 +57,6 @@ pub struct WorkQueueStats {
     pub in_flight: usize,
     /// Items waiting for their delay (`add_after`, `add_rate_limited`) to pass.
     pub waiting: usize,
-}
-
-fn escape_label(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
 }
 
 /// Renders snapshots in the Prometheus text exposition format (version 0.0.4) with client-go's
