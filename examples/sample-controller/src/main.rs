@@ -1,0 +1,71 @@
+//! `cargo run -p sample-controller`: with a kubeconfig (or in a cluster) it runs the Foo
+//! controller against that cluster, under leader election, until Ctrl-C. With none it
+//! starts the embedded test API server with sample Foos, says so, shows the controller at
+//! work and exits (see `embedded.rs`). `--embedded` forces the embedded server.
+
+mod embedded;
+
+use informer_runtime::client::Config;
+use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
+use informer_runtime::Client;
+use sample_controller::{check_foos_served, identity, run_leader_elected, SampleController};
+use tokio_util::sync::CancellationToken;
+
+/// The Lease the replicas of this controller compete for, in the client's default
+/// namespace (the kubeconfig context's, or the Pod's service account's).
+const LEASE_NAME: &str = "sample-controller";
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+                tracing_subscriber::EnvFilter::new("warn,sample_controller=info")
+            }),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+
+    let force_embedded = std::env::args().any(|a| a == "--embedded");
+    if !force_embedded {
+        match Config::infer() {
+            Ok(config) => {
+                println!("using the cluster at {}", config.cluster_url);
+                return run_in_cluster(Client::new(config)?).await;
+            }
+            Err(e) => println!("no cluster configured ({e})"),
+        }
+    }
+    embedded::run().await
+}
+
+/// Runs against a real cluster until Ctrl-C. Writes nothing but what the controller
+/// writes: Deployments, Foo status, and its Lease.
+async fn run_in_cluster(client: Client) -> Result<(), Box<dyn std::error::Error>> {
+    check_foos_served(&client).await?;
+    let namespace = client.default_namespace().to_owned();
+    let lock = LeaseLock::new(client.clone(), &namespace, LEASE_NAME, identity());
+    println!(
+        "running as {}; only the holder of lease {namespace}/{LEASE_NAME} reconciles; Ctrl-C stops",
+        lock.identity()
+    );
+    let cancel = CancellationToken::new();
+    tokio::spawn({
+        let cancel = cancel.clone();
+        async move {
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => {
+                    println!("interrupted; stopping");
+                    cancel.cancel();
+                }
+                Err(e) => eprintln!(
+                    "cannot listen for Ctrl-C ({e}): it will end the process without releasing the Lease"
+                ),
+            }
+        }
+    });
+    let controller = SampleController::new(client);
+    run_leader_elected(controller, lock, LeaderElectionConfig::default(), cancel).await?;
+    println!("stopped; the Lease is released");
+    Ok(())
+}

@@ -1,0 +1,208 @@
+//! What a worker does for one Foo key (upstream's `syncHandler`): make the Foo's Deployment
+//! exist with the Foo's replicas, then copy the Deployment's available replicas into the
+//! Foo's status.
+//!
+//! Reads come from the informers' caches (listers), writes go to the API server. A write
+//! that fails returns `Err`: the runner logs it and retries the key with backoff. The
+//! caches may lag behind the server; every write carries the resourceVersion it was based
+//! on, so acting on a stale copy ends in a 409 Conflict and a retry, never in overwriting
+//! someone else's change.
+
+use std::sync::Arc;
+
+use informer_runtime::api::PostParams;
+use informer_runtime::controller::{Action, ObjectRef};
+use k8s_openapi::api::apps::v1::Deployment;
+
+use crate::deployment::{is_controlled_by, new_deployment};
+use crate::generated::samplecontroller::v1alpha1::FooLister;
+use crate::{generated, Foo, FooStatus, FIELD_MANAGER};
+
+/// What a reconcile reads and writes through.
+pub(crate) struct Context {
+    pub(crate) foos: FooLister,
+    pub(crate) deployments: informers::apps::v1::DeploymentLister,
+    pub(crate) kube: informers::Clientset,
+    pub(crate) samples: generated::Clientset,
+}
+
+/// Why reconciling one Foo failed; it is retried with backoff.
+#[derive(Debug, thiserror::Error)]
+pub enum ReconcileError {
+    /// The Deployment the Foo names exists and is not controlled by the Foo. The
+    /// controller does not take it over (upstream's `ErrResourceExists`); the Foo is
+    /// retried, so it recovers once the Deployment is deleted or renamed in the Foo.
+    #[error("Resource {deployment:?} already exists and is not managed by Foo {foo}")]
+    ResourceExists {
+        /// The Foo.
+        foo: ObjectRef,
+        /// The Deployment's name.
+        deployment: String,
+    },
+    /// Creating or updating the Deployment failed.
+    #[error("{verb} deployment {namespace}/{name} for Foo {foo}: {source}")]
+    Deployment {
+        /// `creating` or `updating`.
+        verb: &'static str,
+        /// The Foo.
+        foo: ObjectRef,
+        /// The Deployment's namespace.
+        namespace: String,
+        /// The Deployment's name.
+        name: String,
+        /// The server's answer.
+        #[source]
+        source: informer_runtime::Error,
+    },
+    /// Writing the Foo's status failed.
+    #[error("updating the status of Foo {foo}: {source}")]
+    FooStatus {
+        /// The Foo.
+        foo: ObjectRef,
+        /// The server's answer.
+        #[source]
+        source: informer_runtime::Error,
+    },
+}
+
+/// Brings the Foo `key` and its Deployment in line. `Ok(Action::Done)` also for Foos that
+/// cannot be acted on until a user changes them (gone, or no Deployment name): their next
+/// change queues them again, so retrying meanwhile would only spin.
+pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Action, ReconcileError> {
+    let Some(namespace) = key.namespace.as_deref() else {
+        tracing::error!(key = %key, "Foos are namespaced; dropping a key without a namespace");
+        return Ok(Action::Done);
+    };
+    let Some(foo) = ctx.foos.foos(namespace).get(&key.name) else {
+        tracing::info!(foo = %key, "Foo no longer exists");
+        return Ok(Action::Done);
+    };
+    let spec = foo.spec.clone().unwrap_or_default();
+    let deployment_name = spec.deployment_name.unwrap_or_default();
+    if deployment_name.is_empty() {
+        tracing::error!(foo = %key, "deployment name must be specified");
+        return Ok(Action::Done);
+    }
+
+    let deployment = match ctx.deployments.deployments(namespace).get(&deployment_name) {
+        Some(cached) => cached,
+        None => Arc::new(create_deployment(&ctx, &key, &foo, &deployment_name).await?),
+    };
+    if !is_controlled_by(&deployment.metadata, &foo) {
+        return Err(ReconcileError::ResourceExists {
+            foo: key,
+            deployment: deployment_name,
+        });
+    }
+
+    let deployment = match spec.replicas {
+        Some(want) if deployment_replicas(&deployment) != Some(want) => {
+            tracing::info!(foo = %key, deployment = %deployment_name, replicas = want, "scaling deployment");
+            Arc::new(scale_deployment(&ctx, &key, &deployment, want).await?)
+        }
+        _ => deployment,
+    };
+
+    update_foo_status(&ctx, &key, &foo, &deployment).await?;
+    Ok(Action::Done)
+}
+
+/// Creates the Foo's Deployment. If the cache had not seen it yet but the server has it
+/// (our own create a moment ago, say), reads the server's copy: the ownership check then
+/// decides, as for a cached one.
+async fn create_deployment(
+    ctx: &Context,
+    key: &ObjectRef,
+    foo: &Foo,
+    name: &str,
+) -> Result<Deployment, ReconcileError> {
+    let namespace = key.namespace.as_deref().unwrap_or_default();
+    let api = ctx.kube.apps().v1().deployments(namespace);
+    let failed = |verb, source| ReconcileError::Deployment {
+        verb,
+        foo: key.clone(),
+        namespace: namespace.to_owned(),
+        name: name.to_owned(),
+        source,
+    };
+    match api.create(&new_deployment(foo), &post_params()).await {
+        Ok(created) => {
+            tracing::info!(foo = %key, deployment = name, "created deployment");
+            Ok(created)
+        }
+        Err(e) if e.is_already_exists() => api.get(name).await.map_err(|e| failed("reading", e)),
+        Err(e) => Err(failed("creating", e)),
+    }
+}
+
+fn deployment_replicas(deployment: &Deployment) -> Option<i32> {
+    deployment.spec.as_ref().and_then(|s| s.replicas)
+}
+
+/// Sets the Deployment's replicas. Upstream replaces the whole Deployment with
+/// `newDeployment(foo)`; changing only the replicas of the cached copy keeps what others
+/// (defaulting, admission, users) set, and keeps its resourceVersion, so a Deployment
+/// changed since the cache saw it is a 409 and a retry instead of a lost write.
+async fn scale_deployment(
+    ctx: &Context,
+    key: &ObjectRef,
+    cached: &Deployment,
+    replicas: i32,
+) -> Result<Deployment, ReconcileError> {
+    let namespace = key.namespace.as_deref().unwrap_or_default();
+    let mut deployment = cached.clone();
+    deployment.spec.get_or_insert_with(Default::default).replicas = Some(replicas);
+    ctx.kube
+        .apps()
+        .v1()
+        .deployments(namespace)
+        .update(&deployment, &post_params())
+        .await
+        .map_err(|source| ReconcileError::Deployment {
+            verb: "updating",
+            foo: key.clone(),
+            namespace: namespace.to_owned(),
+            name: deployment.metadata.name.clone().unwrap_or_default(),
+            source,
+        })
+}
+
+/// Writes the Deployment's available replicas into the Foo's status, through the status
+/// subresource (the Foo's spec is the user's; the controller only ever writes status).
+/// Skips the write when the status already says so: every Deployment event queues its
+/// Foo, and most of them change nothing the Foo reports.
+async fn update_foo_status(
+    ctx: &Context,
+    key: &ObjectRef,
+    foo: &Foo,
+    deployment: &Deployment,
+) -> Result<(), ReconcileError> {
+    let available = deployment
+        .status
+        .as_ref()
+        .and_then(|s| s.available_replicas)
+        .unwrap_or(0);
+    if foo.status.as_ref().and_then(|s| s.available_replicas) == Some(available) {
+        return Ok(());
+    }
+    let mut updated = foo.clone();
+    updated.status = Some(FooStatus {
+        available_replicas: Some(available),
+    });
+    ctx.samples
+        .samplecontroller()
+        .v1alpha1()
+        .foos(key.namespace.as_deref().unwrap_or_default())
+        .update_status(&updated, &post_params())
+        .await
+        .map_err(|source| ReconcileError::FooStatus {
+            foo: key.clone(),
+            source,
+        })?;
+    tracing::debug!(foo = %key, available, "updated Foo status");
+    Ok(())
+}
+
+fn post_params() -> PostParams {
+    PostParams::default().field_manager(FIELD_MANAGER)
+}
