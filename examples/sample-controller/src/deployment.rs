@@ -32,7 +32,7 @@ pub fn new_deployment(foo: &Foo) -> Deployment {
             owner_references: Some(vec![controller_ref(foo)]),
             ..ObjectMeta::default()
         },
-        spec: Some(DeploymentSpec {
+        spec: DeploymentSpec {
             replicas: spec.replicas,
             selector: LabelSelector {
                 match_labels: Some(labels.clone()),
@@ -53,7 +53,7 @@ pub fn new_deployment(foo: &Foo) -> Deployment {
                 }),
             },
             ..DeploymentSpec::default()
-        }),
+        },
         status: None,
     }
 }

@@ -129,6 +129,9 @@ pub async fn run() -> Result<()> {
     println!("controller stopped and the Lease released");
     server.shutdown().await;
     println!("shut down cleanly");
+    println!(
+        "against a cluster: point KUBECONFIG at it, kubectl apply -f examples/sample-controller/crd/foo.yaml, and run this again"
+    );
     Ok(())
 }
 
@@ -145,7 +148,7 @@ fn deployment(server: &RunningServer, name: &str) -> Result<Deployment> {
 }
 
 fn replicas(deployment: &Deployment) -> Option<i32> {
-    deployment.spec.as_ref().and_then(|s| s.replicas)
+    deployment.spec.replicas
 }
 
 fn available(foo: &Foo) -> Option<i32> {
@@ -180,7 +183,7 @@ fn describe(server: &RunningServer, name: &str) -> Result<()> {
         .map(|r| format!("{} {} (uid {})", r.kind, r.name, r.uid))
         .unwrap_or_default();
     println!(
-        "  Foo {NAMESPACE}/{name} → Deployment {}: {} replicas, controller {owner}; Foo status.availableReplicas = {}",
+        "  Foo {NAMESPACE}/{name} → Deployment {}: replicas {}, controller {owner}; Foo status.availableReplicas = {}",
         deployment_name(&foo),
         replicas(&deployment).unwrap_or_default(),
         available(&foo).unwrap_or_default()

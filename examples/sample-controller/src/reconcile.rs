@@ -21,7 +21,7 @@ use crate::{generated, Foo, FooStatus, FIELD_MANAGER};
 /// What a reconcile reads and writes through.
 pub(crate) struct Context {
     pub(crate) foos: FooLister,
-    pub(crate) deployments: informers::apps::v1::DeploymentLister,
+    pub(crate) deployments: listers::apps::v1::DeploymentLister,
     pub(crate) kube: informers::Clientset,
     pub(crate) samples: generated::Clientset,
 }
@@ -96,7 +96,7 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
     }
 
     let deployment = match spec.replicas {
-        Some(want) if deployment_replicas(&deployment) != Some(want) => {
+        Some(want) if deployment.spec.replicas != Some(want) => {
             tracing::info!(foo = %key, deployment = %deployment_name, replicas = want, "scaling deployment");
             Arc::new(scale_deployment(&ctx, &key, &deployment, want).await?)
         }
@@ -135,10 +135,6 @@ async fn create_deployment(
     }
 }
 
-fn deployment_replicas(deployment: &Deployment) -> Option<i32> {
-    deployment.spec.as_ref().and_then(|s| s.replicas)
-}
-
 /// Sets the Deployment's replicas. Upstream replaces the whole Deployment with
 /// `newDeployment(foo)`; changing only the replicas of the cached copy keeps what others
 /// (defaulting, admission, users) set, and keeps its resourceVersion, so a Deployment
@@ -151,7 +147,7 @@ async fn scale_deployment(
 ) -> Result<Deployment, ReconcileError> {
     let namespace = key.namespace.as_deref().unwrap_or_default();
     let mut deployment = cached.clone();
-    deployment.spec.get_or_insert_with(Default::default).replicas = Some(replicas);
+    deployment.spec.replicas = Some(replicas);
     ctx.kube
         .apps()
         .v1()

@@ -69,7 +69,7 @@ async fn two_hundred_foos_converge_to_owned_deployments_and_status_follows_them(
         assert_eq!(owner.block_owner_deletion, Some(true));
         assert_eq!(replicas(&d), spec.replicas, "{ns}/{deployment_name}");
         assert_eq!(d.metadata.namespace.as_deref(), Some(ns.as_str()));
-        let template_labels = d.spec.as_ref().unwrap().template.metadata.as_ref().unwrap();
+        let template_labels = d.spec.template.metadata.as_ref().unwrap();
         assert_eq!(
             template_labels.labels,
             Some(BTreeMap::from([

@@ -64,7 +64,7 @@ pub fn deployment(server: &RunningServer, ns: &str, name: &str) -> Option<Deploy
 }
 
 pub fn replicas(deployment: &Deployment) -> Option<i32> {
-    deployment.spec.as_ref().and_then(|s| s.replicas)
+    deployment.spec.replicas
 }
 
 pub fn available(foo: &Foo) -> Option<i32> {
