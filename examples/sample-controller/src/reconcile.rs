@@ -4,13 +4,13 @@
 //!
 //! Reads come from the informers' caches (listers), writes go to the API server. A write
 //! that fails returns `Err`: the runner logs it and retries the key with backoff. The
-//! caches may lag behind the server; every write carries the resourceVersion it was based
-//! on, so acting on a stale copy ends in a 409 Conflict and a retry, never in overwriting
-//! someone else's change.
+//! caches may lag behind the server; a Deployment update carries the resourceVersion it
+//! was based on, so acting on a stale copy ends in a 409 Conflict and a retry, never in
+//! overwriting someone else's change.
 
 use std::sync::Arc;
 
-use informer_runtime::api::PostParams;
+use informer_runtime::api::{Patch, PatchParams, PostParams};
 use informer_runtime::controller::{Action, ObjectRef};
 use k8s_openapi::api::apps::v1::Deployment;
 
@@ -165,8 +165,13 @@ async fn scale_deployment(
 
 /// Writes the Deployment's available replicas into the Foo's status, through the status
 /// subresource (the Foo's spec is the user's; the controller only ever writes status).
-/// Skips the write when the status already says so: every Deployment event queues its
-/// Foo, and most of them change nothing the Foo reports.
+///
+/// A merge patch of just that field, without a resourceVersion: the value is computed
+/// from the Deployment alone and no one else writes it, so there is nothing to guard, and
+/// a Foo cache that has not yet seen this controller's previous status write (a Deployment
+/// event can overtake it) does not turn into a 409 and a retry. Skips the write when the
+/// status already says so: every Deployment event queues its Foo, and most of them change
+/// nothing the Foo reports.
 async fn update_foo_status(
     ctx: &Context,
     key: &ObjectRef,
@@ -181,15 +186,18 @@ async fn update_foo_status(
     if foo.status.as_ref().and_then(|s| s.available_replicas) == Some(available) {
         return Ok(());
     }
-    let mut updated = foo.clone();
-    updated.status = Some(FooStatus {
+    let status = FooStatus {
         available_replicas: Some(available),
-    });
+    };
     ctx.samples
         .samplecontroller()
         .v1alpha1()
         .foos(key.namespace.as_deref().unwrap_or_default())
-        .update_status(&updated, &post_params())
+        .patch_status(
+            &key.name,
+            &Patch::Merge(serde_json::json!({ "status": status })),
+            &PatchParams::default().field_manager(FIELD_MANAGER),
+        )
         .await
         .map_err(|source| ReconcileError::FooStatus {
             foo: key.clone(),
