@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::Resource as _;
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
 use k8s_openapi::api::core::v1::{Container, PodSpec, PodTemplateSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
+use k8s_openapi::Resource as _;
 
 use crate::Foo;
 

@@ -90,7 +90,12 @@ pub async fn run() -> Result<()> {
 
     let (name, deployment_name, before) = SAMPLE_FOOS[0];
     println!("patching Foo {NAMESPACE}/{name}: spec.replicas {before} → 3");
-    server.patch_merge(FOOS, Some(NAMESPACE), name, json!({"spec": {"replicas": 3}}))?;
+    server.patch_merge(
+        FOOS,
+        Some(NAMESPACE),
+        name,
+        json!({"spec": {"replicas": 3}}),
+    )?;
     wait_until("the Deployment to follow the Foo", || {
         deployment(&server, deployment_name).is_ok_and(|d| replicas(&d) == Some(3))
     })
@@ -136,7 +141,11 @@ pub async fn run() -> Result<()> {
 }
 
 fn foo(server: &RunningServer, name: &str) -> Result<Foo> {
-    Ok(serde_json::from_value(server.get(FOOS, Some(NAMESPACE), name)?)?)
+    Ok(serde_json::from_value(server.get(
+        FOOS,
+        Some(NAMESPACE),
+        name,
+    )?)?)
 }
 
 fn deployment(server: &RunningServer, name: &str) -> Result<Deployment> {

@@ -42,7 +42,7 @@ pub enum ReconcileError {
     /// Creating or updating the Deployment failed.
     #[error("{verb} deployment {namespace}/{name} for Foo {foo}: {source}")]
     Deployment {
-        /// `creating` or `updating`.
+        /// `creating`, `reading` (after a create found it existing) or `updating`.
         verb: &'static str,
         /// The Foo.
         foo: ObjectRef,

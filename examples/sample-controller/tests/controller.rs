@@ -44,7 +44,13 @@ async fn two_hundred_foos_converge_to_owned_deployments_and_status_follows_them(
     let server = server().await;
     for i in 0..200 {
         let ns = format!("ns-{}", i % 4);
-        create_foo(&server, &ns, &format!("foo-{i}"), &format!("app-{i}"), i % 10 + 1);
+        create_foo(
+            &server,
+            &ns,
+            &format!("foo-{i}"),
+            &format!("app-{i}"),
+            i % 10 + 1,
+        );
     }
     let running = start(&server, WorkQueue::new());
 
@@ -77,7 +83,11 @@ async fn two_hundred_foos_converge_to_owned_deployments_and_status_follows_them(
                 ("controller".to_owned(), name.clone()),
             ]))
         );
-        assert_eq!(available(&foo), Some(0), "no Deployment controller: 0 available");
+        assert_eq!(
+            available(&foo),
+            Some(0),
+            "no Deployment controller: 0 available"
+        );
     }
 
     // Standing in for kube-controller-manager: every tenth Deployment becomes available.
@@ -106,7 +116,11 @@ async fn two_hundred_foos_converge_to_owned_deployments_and_status_follows_them(
         .iter()
         .filter(|f| available(f) != Some(0))
         .count();
-    assert_eq!(others, ready.len(), "only the owners of the changed Deployments");
+    assert_eq!(
+        others,
+        ready.len(),
+        "only the owners of the changed Deployments"
+    );
     running.stop().await;
 }
 
@@ -173,11 +187,9 @@ impl RateLimiter<ObjectRef> for Recording {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
     let server = server().await;
-    server.faults().fail_next(
-        3,
-        500,
-        FaultTarget::resource(DEPLOYMENTS).verb("create"),
-    );
+    server
+        .faults()
+        .fail_next(3, 500, FaultTarget::resource(DEPLOYMENTS).verb("create"));
     create_foo(&server, "shop", "flaky", "flaky", 1);
     let delays = Arc::new(Mutex::new(Vec::new()));
     let queue = WorkQueue::rate_limited(Recording {
@@ -188,11 +200,14 @@ async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
 
     let key = ObjectRef::new("shop", "flaky");
     // The reconcile that succeeded has returned once the queue forgot the key's failures.
-    eventually("the Deployment, the Foo's status, and the failures forgotten", || {
-        deployment(&server, "shop", "flaky").is_some()
-            && available(&foo(&server, "shop", "flaky")).is_some()
-            && queue.num_requeues(&key) == 0
-    })
+    eventually(
+        "the Deployment, the Foo's status, and the failures forgotten",
+        || {
+            deployment(&server, "shop", "flaky").is_some()
+                && available(&foo(&server, "shop", "flaky")).is_some()
+                && queue.num_requeues(&key) == 0
+        },
+    )
     .await;
     let posts = server
         .requests()
@@ -206,7 +221,11 @@ async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
     let ms = Duration::from_millis;
     assert_eq!(
         *delays.lock().unwrap(),
-        [(key.clone(), ms(5)), (key.clone(), ms(10)), (key.clone(), ms(20))]
+        [
+            (key.clone(), ms(5)),
+            (key.clone(), ms(10)),
+            (key.clone(), ms(20))
+        ]
     );
     assert_eq!(queue.stats().retries, 3);
     running.stop().await;
@@ -242,7 +261,10 @@ async fn a_deployment_the_foo_does_not_control_is_not_taken_over() {
     })
     .await;
     let after = server.get(DEPLOYMENTS, Some("shop"), "taken").unwrap();
-    assert_eq!(after, theirs, "not a field changed, not even the resourceVersion");
+    assert_eq!(
+        after, theirs,
+        "not a field changed, not even the resourceVersion"
+    );
     assert_eq!(server.request_count("update", DEPLOYMENTS), 0);
     assert_eq!(
         available(&foo(&server, "shop", "greedy")),

@@ -36,7 +36,8 @@ impl Replica {
         let controller = SampleController::new(client.clone());
         let queue = controller.queue();
         let lock = LeaseLock::new(client, NS, LEASE, identity);
-        let running = Running::start(|cancel| run_leader_elected(controller, lock, config(), cancel));
+        let running =
+            Running::start(|cancel| run_leader_elected(controller, lock, config(), cancel));
         Self {
             identity,
             queue,
