@@ -232,6 +232,35 @@ async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foo_without_a_deployment_name_is_reported_not_retried() {
+    let server = server().await;
+    server
+        .create(
+            FOOS,
+            Some("shop"),
+            json!({"metadata": {"name": "nameless"}, "spec": {"replicas": 1}}),
+        )
+        .unwrap();
+    let queue = WorkQueue::new();
+    let running = start(&server, queue.clone());
+    // Both Foos are queued at the initial sync; once the second converged, the first was
+    // reconciled too (two workers, one pass each).
+    create_foo(&server, "shop", "named", "named", 1);
+    eventually("the named Foo to converge", || {
+        available(&foo(&server, "shop", "named")).is_some() && queue.stats().in_flight == 0
+    })
+    .await;
+    assert_eq!(
+        queue.stats().retries,
+        0,
+        "waiting for a user's fix, not retrying"
+    );
+    assert_eq!(server.count(DEPLOYMENTS), 1);
+    assert_eq!(available(&foo(&server, "shop", "nameless")), None);
+    running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deployment_the_foo_does_not_control_is_not_taken_over() {
     let server = server().await;
     let theirs = server
