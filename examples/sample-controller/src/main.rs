@@ -5,6 +5,8 @@
 
 mod embedded;
 
+use std::process::ExitCode;
+
 use informer_runtime::client::Config;
 use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
 use informer_runtime::Client;
@@ -16,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 const LEASE_NAME: &str = "sample-controller";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
@@ -25,7 +27,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .with_writer(std::io::stderr)
         .init();
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let force_embedded = std::env::args().any(|a| a == "--embedded");
     if !force_embedded {
         match Config::infer() {
