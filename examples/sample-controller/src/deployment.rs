@@ -85,3 +85,58 @@ pub fn is_controlled_by(meta: &ObjectMeta, foo: &Foo) -> bool {
         .find(|r| r.controller == Some(true))
         .is_some_and(|r| r.uid == uid)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FooSpec;
+
+    fn foo(uid: &str) -> Foo {
+        Foo {
+            metadata: ObjectMeta {
+                name: Some("example-foo".into()),
+                namespace: Some("shop".into()),
+                uid: Some(uid.into()),
+                ..ObjectMeta::default()
+            },
+            spec: Some(FooSpec {
+                deployment_name: Some("web".into()),
+                replicas: Some(3),
+            }),
+            status: None,
+        }
+    }
+
+    #[test]
+    fn the_deployment_is_named_scaled_and_controlled_as_the_foo_says() {
+        let d = new_deployment(&foo("u-1"));
+        assert_eq!(d.metadata.name.as_deref(), Some("web"));
+        assert_eq!(d.metadata.namespace.as_deref(), Some("shop"));
+        assert_eq!(d.spec.replicas, Some(3));
+        assert_eq!(
+            d.spec.selector.match_labels,
+            d.spec
+                .template
+                .metadata
+                .as_ref()
+                .and_then(|m| m.labels.clone()),
+            "the selector selects the template's Pods"
+        );
+        assert!(is_controlled_by(&d.metadata, &foo("u-1")));
+    }
+
+    #[test]
+    fn only_the_controller_reference_with_the_foos_uid_counts() {
+        let d = new_deployment(&foo("u-1"));
+        assert!(
+            !is_controlled_by(&d.metadata, &foo("u-2")),
+            "a Foo recreated under the same name is another Foo"
+        );
+        let mut merely_owned = d.metadata.clone();
+        for r in merely_owned.owner_references.iter_mut().flatten() {
+            r.controller = None;
+        }
+        assert!(!is_controlled_by(&merely_owned, &foo("u-1")));
+        assert!(!is_controlled_by(&ObjectMeta::default(), &foo("u-1")));
+    }
+}
