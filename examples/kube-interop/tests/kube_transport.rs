@@ -415,3 +415,66 @@ async fn server_errors_come_back_as_api_errors() {
     factory.shutdown().await;
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transport_and_credential_failures_are_our_errors() {
+    // Nothing listens here: a transport error naming the request.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = kube::Config::new(format!("http://127.0.0.1:{port}").parse().unwrap());
+    let refused = Client::from_kube(kube::Client::try_from(config).unwrap());
+    let e = Api::<Pod>::all(refused)
+        .list(&Default::default())
+        .await
+        .unwrap_err();
+    match &e {
+        Error::Http { context, .. } => {
+            assert_eq!(context, "list pods at /api/v1/pods through kube::Client")
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+
+    // kube's credentials failing at request time (an exec plugin whose credential has
+    // expired, and which fails when run again) is a configuration error, so a sync fails
+    // at once instead of retrying.
+    let server = TestApiServer::builder().token("t").start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("credential-plugin");
+    std::fs::write(
+        &plugin,
+        "#!/bin/sh\nif [ -e \"$0.ran\" ]; then echo 'no more credentials' >&2; exit 1; fi\ntouch \"$0.ran\"\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"t\",\"expirationTimestamp\":\"2000-01-01T00:00:00Z\"}}'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&plugin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let yaml = server.kubeconfig_yaml().replace(
+        "token: \"t\"",
+        &format!(
+            "exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      interactiveMode: Never",
+            plugin.display()
+        ),
+    );
+    assert!(yaml.contains("credential-plugin"), "{yaml}");
+    let client = Client::from_kube(kube_client_from(&yaml).await);
+    let e = Api::<Pod>::all(client.clone())
+        .list(&Default::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.config_kind(),
+        Some(informer_runtime::error::ConfigErrorKind::Credentials),
+        "{e}"
+    );
+    let factory = SharedInformerFactory::new(client);
+    factory.core().v1().pods();
+    factory.start();
+    let failed = tokio::time::timeout(Duration::from_secs(30), factory.wait_for_cache_sync())
+        .await
+        .expect("sync hung")
+        .unwrap_err();
+    assert!(matches!(failed.kind, SyncErrorKind::Failed(_)), "{failed}");
+    factory.shutdown().await;
+    server.shutdown().await;
+}
