@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use informer_runtime::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
-use informer_runtime::kube::{informer_name, KubeInformers};
+use informer_runtime::kube::{factory_informer, informer_name, KubeInformers};
 use informer_runtime::{
     Client, Deleted, Error, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
     SharedIndexInformer, SyncErrorKind,
@@ -200,6 +200,10 @@ async fn kube_derive_type_and_pods_sync_list_and_deliver_events() {
         3
     );
     eventually("the initial adds", || seen_widgets.all().len() == 9).await;
+    // The generated factory's own `informer_for` hands out the same shared informer.
+    let registered = factory.informer_for(&informer_name::<Widget>(), factory_informer::<Widget>);
+    assert!(registered.has_synced());
+    assert_eq!(registered.indexer().len(), 9);
 
     // Add, update, delete of the kube-derive type and of a Pod.
     server
