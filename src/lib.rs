@@ -46,6 +46,9 @@ pub mod generic;
 pub mod handler;
 pub mod informer;
 mod json;
+#[cfg(feature = "kube")]
+#[cfg_attr(docsrs, doc(cfg(feature = "kube")))]
+pub mod kube;
 pub mod leader_election;
 pub mod list_options;
 pub mod lister;

@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue>... [--quick] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue|kube>... [--quick] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -22,11 +22,13 @@ pub enum Section {
     Codegen,
     /// Controller work queue throughput and event-to-reconcile latency.
     Workqueue,
+    /// Initial sync through a kube::Client vs our own transport vs kube-rs.
+    Kube,
 }
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
@@ -34,6 +36,7 @@ impl Section {
         Section::Server,
         Section::Codegen,
         Section::Workqueue,
+        Section::Kube,
     ];
 
     /// The section's name on the command line and in results.
@@ -46,6 +49,7 @@ impl Section {
             Section::Server => "server",
             Section::Codegen => "codegen",
             Section::Workqueue => "workqueue",
+            Section::Kube => "kube",
         }
     }
 
@@ -59,6 +63,7 @@ impl Section {
             Section::Server => "Test API server throughput",
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
+            Section::Kube => "Initial sync through a kube::Client",
         }
     }
 
@@ -104,7 +109,7 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | codegen | workqueue>... [--quick] [--out DIR]
+bench <all | sync | memory | watch | listers | server | codegen | workqueue | kube>... [--quick] [--out DIR]
 bench report [--out DIR]
 
   all        every section (sync, memory, watch, listers, server, codegen, workqueue)

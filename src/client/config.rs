@@ -19,7 +19,7 @@ pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceacc
 const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The default longest pause between two chunks of a list response.
-const DEFAULT_LIST_READ_TIMEOUT: Duration = Duration::from_secs(120);
+pub(super) const DEFAULT_LIST_READ_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A client certificate and its private key, presented during the TLS handshake.
 pub struct Identity {

@@ -3,9 +3,11 @@
 
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 use reqwest::header::RETRY_AFTER;
 
+use super::transport::Response;
 use crate::error::{ApiError, Error};
 
 /// How much of a body that is not a `Status` the error quotes.
@@ -15,23 +17,23 @@ const QUOTED_BODY_BYTES: usize = 300;
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// The `ApiError` for a response whose status is not a success.
-pub(crate) async fn api_error(mut response: reqwest::Response, context: &str) -> Error {
-    let code = response.status().as_u16();
+pub(crate) async fn api_error(mut response: Response, context: &str) -> Error {
+    let code = response.status.as_u16();
     let retry_after = response
-        .headers()
+        .headers
         .get(RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .map(Duration::from_secs);
     let mut body = Vec::new();
     while body.len() < MAX_ERROR_BODY {
-        match response.chunk().await {
-            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-            Ok(None) | Err(_) => break,
+        match response.body.next().await {
+            Some(Ok(chunk)) => body.extend_from_slice(&chunk),
+            None | Some(Err(_)) => break,
         }
     }
     let canonical = response
-        .status()
+        .status
         .canonical_reason()
         .unwrap_or("Unknown")
         .to_owned();

@@ -11,10 +11,13 @@ pub mod config;
 mod decode;
 mod decode_pool;
 mod error_response;
+#[cfg(feature = "kube")]
+mod kube;
 pub mod kubeconfig;
 mod proxy;
 mod sni;
 mod tls;
+mod transport;
 
 use std::any::TypeId;
 use std::collections::VecDeque;
@@ -23,22 +26,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
 
 pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_ACCOUNT_DIR};
 pub use kubeconfig::KubeConfigOptions;
 
-use crate::error::{ConfigErrorKind, Error, ErrorKind};
+use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
 use crate::list_options::ListOptions;
 use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder};
 use decode_pool::{Batch, DecodePool};
+use transport::{Body, Response, Transport};
 
 /// The `User-Agent` of every request.
 const USER_AGENT: &str = concat!("informer-runtime/", env!("CARGO_PKG_VERSION"));
@@ -67,15 +70,9 @@ pub struct Client {
 }
 
 struct Inner {
-    http: reqwest::Client,
+    transport: Transport,
     base_url: String,
-    /// Where requests go: `base_url`, or with `tls-server-name` as its host (see `sni`).
-    request_base: String,
-    /// `Impersonate-*` headers, added to each request (reqwest's default headers keep only
-    /// the first value of a repeated header such as `Impersonate-Group`).
-    impersonation: HeaderMap,
     default_namespace: String,
-    auth: Authenticator,
     list_read_timeout: Option<Duration>,
 }
 
@@ -133,12 +130,14 @@ impl Client {
         })?;
         Ok(Self {
             inner: Arc::new(Inner {
-                http,
+                transport: Transport::Reqwest(transport::Reqwest {
+                    http,
+                    request_base,
+                    impersonation,
+                    auth,
+                }),
                 base_url,
-                request_base,
-                impersonation,
                 default_namespace: config.default_namespace,
-                auth,
                 list_read_timeout: config.list_read_timeout,
             }),
         })
@@ -289,8 +288,7 @@ impl Client {
         verb: &str,
         query: Vec<(&'static str, String)>,
     ) -> Result<Request, Error> {
-        let location = format!("{}{path}", self.inner.base_url);
-        let context = format!("{verb} {what} at {location}");
+        let context = format!("{verb} {what} at {}", self.location(path));
         let mut request = self.build_request(path, context, query, None)?;
         request.method = method;
         Ok(request)
@@ -300,12 +298,16 @@ impl Client {
     /// turning a non-2xx answer into `Error::Api`.
     pub(crate) async fn call(&self, request: &Request) -> Result<(StatusCode, Bytes), Error> {
         let timeout = self.inner.list_read_timeout;
-        let response = self.send(request, timeout).await?;
-        let status = response.status();
-        let body = read_with_timeout(response.bytes(), timeout, &request.context)
+        let mut response = self.send(request, timeout).await?;
+        let mut body = Vec::new();
+        while let Some(chunk) = read_with_timeout(response.body.next(), timeout, &request.context)
             .await?
-            .map_err(|e| http_error(&request.context, "reading the body", &e))?;
-        Ok((status, body))
+            .transpose()
+            .map_err(|e| http_error(&request.context, "reading the body", &*e))?
+        {
+            body.extend_from_slice(&chunk);
+        }
+        Ok((response.status, Bytes::from(body)))
     }
 
     fn request<K>(
@@ -330,7 +332,6 @@ impl Client {
         query: Vec<(&'static str, String)>,
         accept: Option<&str>,
     ) -> Result<Request, Error> {
-        let base = &self.inner.base_url;
         let resource = path
             .split(['?', '#'])
             .next()
@@ -340,9 +341,18 @@ impl Client {
             .next()
             .filter(|r| !r.is_empty())
             .unwrap_or(path);
-        let location = format!("{base}{path}");
-        let context = format!("{verb} {resource} at {location}");
+        let context = format!("{verb} {resource} at {}", self.location(path));
         self.build_request(path, context, query, accept)
+    }
+
+    /// Where a request to `path` goes, for error contexts: the server URL and the path.
+    fn location(&self, path: &str) -> String {
+        match &self.inner.transport {
+            Transport::Reqwest(_) => format!("{}{path}", self.inner.base_url),
+            // kube::Client does not say which server it talks to.
+            #[cfg(feature = "kube")]
+            Transport::Kube(_) => format!("{path} through kube::Client"),
+        }
     }
 
     fn build_request(
@@ -356,7 +366,7 @@ impl Client {
         if !path.starts_with('/') {
             return Err(invalid("the path must start with `/`".to_owned()));
         }
-        let mut url = Url::parse(&format!("{}{path}", self.inner.request_base))
+        let mut url = Url::parse(&format!("{}{path}", self.inner.transport.origin()))
             .map_err(|e| invalid(format!("invalid URL: {e}")))?;
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query);
@@ -372,54 +382,14 @@ impl Client {
         })
     }
 
-    /// Sends the request, authenticating (once more after a 401 when credentials can be refreshed)
-    /// and turning non-2xx answers into `Error::Api`.
-    async fn send(
-        &self,
-        request: &Request,
-        timeout: Option<Duration>,
-    ) -> Result<reqwest::Response, Error> {
-        let inner = &self.inner;
-        let mut refreshed = false;
-        loop {
-            let mut builder = inner
-                .http
-                .request(request.method.clone(), request.url.clone())
-                .header(ACCEPT, request.accept.clone());
-            for (name, value) in &inner.impersonation {
-                builder = builder.header(name, value);
-            }
-            if let Some((body, content_type)) = &request.body {
-                builder = builder
-                    .header(CONTENT_TYPE, content_type.clone())
-                    .body(body.clone());
-            }
-            let header = inner.auth.header().await.map_err(|e| match e {
-                Error::Config(mut c) => {
-                    c.origin = format!("{}: cannot authenticate: {}", request.context, c.origin);
-                    Error::Config(c)
-                }
-                other => other,
-            })?;
-            if let Some(header) = header {
-                builder = builder.header(AUTHORIZATION, header);
-            }
-            let response = read_with_timeout(builder.send(), timeout, &request.context)
-                .await?
-                .map_err(|e| http_error(&request.context, "sending the request", &e))?;
-            let status = response.status();
-            tracing::debug!(context = %request.context, %status, "response");
-            if status == StatusCode::UNAUTHORIZED && !refreshed && inner.auth.refreshable() {
-                tracing::debug!(context = %request.context, "401 Unauthorized; refreshing credentials");
-                refreshed = true;
-                inner.auth.invalidate().await;
-                continue;
-            }
-            if !status.is_success() {
-                return Err(error_response::api_error(response, &request.context).await);
-            }
-            return Ok(response);
+    /// Sends the request through the transport, turning non-2xx answers into `Error::Api`.
+    async fn send(&self, request: &Request, timeout: Option<Duration>) -> Result<Response, Error> {
+        let response = self.inner.transport.send(request, timeout).await?;
+        tracing::debug!(context = %request.context, status = %response.status, "response");
+        if !response.status.is_success() {
+            return Err(error_response::api_error(response, &request.context).await);
         }
+        Ok(response)
     }
 
     async fn run_list<T: DeserializeOwned + Send + 'static>(
@@ -438,9 +408,10 @@ impl Client {
         let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
         let mut items = Vec::new();
         loop {
-            let chunk = read_with_timeout(response.chunk(), timeout, context)
+            let chunk = read_with_timeout(response.body.next(), timeout, context)
                 .await?
-                .map_err(|e| http_error(context, "reading the list body", &e))?;
+                .transpose()
+                .map_err(|e| http_error(context, "reading the list body", &*e))?;
             let Some(chunk) = chunk else { break };
             decoder.feed(&chunk).map_err(decode_error)?;
             if let Some(batch) = decoder.take_items(LIST_BATCH_BYTES) {
@@ -468,7 +439,7 @@ impl Client {
     ) -> Result<WatchStream<T>, Error> {
         let response = self.send(&request, None).await?;
         let state = WatchState {
-            body: response.bytes_stream().boxed(),
+            body: response.body,
             lines: LineSplitter::default(),
             pool: DecodePool::new(),
             ready: VecDeque::new(),
@@ -585,7 +556,7 @@ type DecodedLines<T> = Vec<Result<WatchEvent<T>, Error>>;
 
 /// A watch response being decoded.
 struct WatchState<T> {
-    body: BoxStream<'static, reqwest::Result<Bytes>>,
+    body: Body,
     lines: LineSplitter,
     pool: DecodePool<DecodedLines<T>>,
     /// Decoded events not handed out yet, in order.
@@ -601,7 +572,7 @@ struct WatchState<T> {
 
 impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
     /// Splits what the body gave into lines and sends them to be decoded, in order.
-    fn take_chunk(&mut self, chunk: Option<reqwest::Result<Bytes>>) {
+    fn take_chunk(&mut self, chunk: Option<Result<Bytes, BoxError>>) {
         let mut batch = Batch::default();
         let mut keep = |line: &[u8]| {
             if !decode::is_blank(line) {
@@ -612,7 +583,7 @@ impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
             Some(Ok(bytes)) => self.lines.feed(&bytes, keep),
             Some(Err(e)) => {
                 self.body_done = true;
-                self.failure = Some(http_error(&self.context, "reading the watch stream", &e));
+                self.failure = Some(http_error(&self.context, "reading the watch stream", &*e));
             }
             None => {
                 self.body_done = true;
@@ -677,7 +648,7 @@ async fn read_with_timeout<F: Future>(
 
 /// An `Error::Http` whose message carries the whole cause chain (e.g. the TLS failure
 /// under reqwest's "error sending request").
-fn http_error(context: &str, step: &str, e: &reqwest::Error) -> Error {
+fn http_error(context: &str, step: &str, e: &(dyn std::error::Error + 'static)) -> Error {
     Error::Http {
         context: context.to_owned(),
         source: format!("{step}: {}", chain(e)).into(),

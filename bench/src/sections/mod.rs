@@ -1,6 +1,7 @@
 //! The benchmark sections. Each returns its records; a section owns its servers.
 
 pub mod codegen;
+pub mod kube;
 pub mod listers;
 pub mod memory;
 pub mod server;
@@ -32,6 +33,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Server => server::run(ctx).await,
         Section::Codegen => codegen::run(ctx).await,
         Section::Workqueue => workqueue::run(ctx).await,
+        Section::Kube => kube::run(ctx).await,
     }
 }
 

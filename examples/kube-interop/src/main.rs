@@ -1,0 +1,237 @@
+//! Our shared informers and listers over a `kube::Client`: a kube-rs user's client,
+//! configured the usual way, carries every list and watch; a `#[derive(CustomResource)]`
+//! type takes one line (`kube_resource!`) to be cached, and Pods come from the generated
+//! factory as always.
+//!
+//! With a kubeconfig (or in a cluster) it talks to that cluster, where the Widget CRD
+//! (`widgets.example.com`, printed with `--crd`) must be installed; with none it starts the
+//! embedded test API server with sample objects, says so, and also shows live events.
+//! `--embedded` forces the embedded server.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use informer_runtime::kube::KubeInformers;
+use informer_runtime::{
+    Client, Deleted, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
+};
+use informers::SharedInformerFactory;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::CustomResourceExt;
+use kube_interop::{Widget, WidgetSpec};
+use test_apiserver::{fixtures, RunningServer, TestApiServer};
+
+const SAMPLE_PODS: usize = 200;
+const SAMPLE_WIDGETS: usize = 30;
+const SAMPLE_NAMESPACES: usize = 3;
+
+#[derive(Default)]
+struct Counts {
+    added: AtomicUsize,
+    updated: AtomicUsize,
+    deleted: AtomicUsize,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+
+    if std::env::args().any(|a| a == "--crd") {
+        print!("{}", serde_json::to_string_pretty(&Widget::crd())?);
+        return Ok(());
+    }
+    let force_embedded = std::env::args().any(|a| a == "--embedded");
+    let (kube_client, embedded) = connect(force_embedded).await?;
+
+    // The one step from kube-rs: our client over the kube::Client's transport and auth.
+    let client = Client::from_kube(kube_client.clone());
+    let factory = SharedInformerFactory::builder(client)
+        .default_resync(Duration::ZERO)
+        .build();
+    let pods = factory.core().v1().pods();
+    let widgets = factory.kube_informer::<Widget>();
+
+    let counts = Arc::new(Counts::default());
+    let (a, u, d) = (counts.clone(), counts.clone(), counts.clone());
+    let registration = widgets.add_event_handler(
+        ResourceEventHandlerFuncs::default()
+            .on_add(move |w: &Arc<Widget>, in_initial_list| {
+                a.added.fetch_add(1, Ordering::Relaxed);
+                if !in_initial_list {
+                    println!("  event: added widget {} (size {})", name(w), w.spec.size);
+                }
+            })
+            .on_update(move |_old: &Arc<Widget>, new: &Arc<Widget>| {
+                u.updated.fetch_add(1, Ordering::Relaxed);
+                println!(
+                    "  event: updated widget {} (size {})",
+                    name(new),
+                    new.spec.size
+                );
+            })
+            .on_delete(move |gone: &Deleted<Widget>| {
+                d.deleted.fetch_add(1, Ordering::Relaxed);
+                match gone {
+                    Deleted::Object(w) => println!("  event: deleted widget {}", name(w)),
+                    Deleted::FinalStateUnknown { key, .. } => {
+                        println!("  event: deleted widget {key} (seen on relist)")
+                    }
+                }
+            }),
+    );
+
+    let started = std::time::Instant::now();
+    factory.start();
+    factory.wait_for_cache_sync().await?;
+    wait_until(|| registration.has_synced()).await?;
+    let widget_lister = Lister::new(widgets.indexer());
+    println!(
+        "caches synced through kube::Client in {:.0?}: {} pods, {} widgets (initial adds delivered: {})",
+        started.elapsed(),
+        pods.lister().list(&Selector::everything()).len(),
+        widget_lister.list(&Selector::everything()).len(),
+        counts.added.load(Ordering::Relaxed),
+    );
+    let red: Selector = "color=red".parse()?;
+    for ns in namespaces(&widget_lister).iter().take(5) {
+        let here = widget_lister.namespaced(ns);
+        println!(
+            "  namespace {ns}: {} widgets ({} red), {} pods",
+            here.list(&Selector::everything()).len(),
+            here.list(&red).len(),
+            pods.lister().pods(ns).list(&Selector::everything()).len(),
+        );
+    }
+
+    if embedded.is_some() {
+        live_events(&kube_client, &widget_lister).await?;
+        println!(
+            "widget handler saw {} adds, {} updates, {} deletes",
+            counts.added.load(Ordering::Relaxed),
+            counts.updated.load(Ordering::Relaxed),
+            counts.deleted.load(Ordering::Relaxed)
+        );
+    }
+
+    factory.shutdown().await;
+    if let Some(server) = embedded {
+        server.shutdown().await;
+    }
+    println!("shut down cleanly");
+    Ok(())
+}
+
+/// A kube::Client for the configured cluster, or for the embedded test API server (from
+/// its kubeconfig: HTTPS with its own CA, a bearer token) when none is configured.
+async fn connect(
+    force_embedded: bool,
+) -> Result<(kube::Client, Option<RunningServer>), Box<dyn std::error::Error>> {
+    if !force_embedded {
+        match kube::Client::try_default().await {
+            Ok(client) => {
+                println!("using the cluster of kube::Client::try_default()");
+                return Ok((client, None));
+            }
+            Err(e) => println!("no cluster configured ({e})"),
+        }
+    }
+    let server = TestApiServer::builder()
+        .tls(true)
+        .token("kube-interop-example")
+        .seed_pods(SAMPLE_PODS)
+        .seed_namespaces(SAMPLE_NAMESPACES)
+        .resource(fixtures::widget_spec())
+        .start()
+        .await?;
+    for i in 0..SAMPLE_WIDGETS {
+        let ns = format!("ns-{}", i % SAMPLE_NAMESPACES);
+        server.create(
+            "widgets.example.com",
+            Some(&ns),
+            fixtures::widget(&ns, &format!("widget-{i}"), i),
+        )?;
+    }
+    println!(
+        "using the embedded test API server at {} with {SAMPLE_PODS} sample pods and {SAMPLE_WIDGETS} widgets in {SAMPLE_NAMESPACES} namespaces",
+        server.url()
+    );
+    let kubeconfig = Kubeconfig::from_yaml(&server.kubeconfig_yaml())?;
+    let config =
+        kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default()).await?;
+    let client = kube::Client::try_from(config)?;
+    Ok((client, Some(server)))
+}
+
+/// Writes through kube-rs's own `Api` (the same kube::Client) and waits for our informer
+/// to see each change.
+async fn live_events(
+    kube_client: &kube::Client,
+    widgets: &Lister<Widget>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    println!("writing through kube::Api<Widget>; our informer reports:");
+    let ns = "ns-0";
+    let api: kube::Api<Widget> = kube::Api::namespaced(kube_client.clone(), ns);
+    let mut widget = Widget::new(
+        "demo-widget",
+        WidgetSpec {
+            size: 3,
+            color: "red".into(),
+            port: None,
+        },
+    );
+    widget.metadata.labels = Some([("color".to_owned(), "red".to_owned())].into());
+    api.create(&kube::api::PostParams::default(), &widget)
+        .await?;
+    wait_until(|| widgets.namespaced(ns).get("demo-widget").is_some()).await?;
+    let patch = serde_json::json!({"spec": {"size": 7}});
+    api.patch(
+        "demo-widget",
+        &kube::api::PatchParams::default(),
+        &kube::api::Patch::Merge(&patch),
+    )
+    .await?;
+    wait_until(|| {
+        widgets
+            .namespaced(ns)
+            .get("demo-widget")
+            .is_some_and(|w| w.spec.size == 7)
+    })
+    .await?;
+    api.delete("demo-widget", &kube::api::DeleteParams::default())
+        .await?;
+    wait_until(|| widgets.namespaced(ns).get("demo-widget").is_none()).await?;
+    Ok(())
+}
+
+/// The namespaces that hold widgets, in order.
+fn namespaces(widgets: &Lister<Widget>) -> Vec<String> {
+    let mut all: Vec<String> = widgets
+        .list(&Selector::everything())
+        .iter()
+        .filter_map(|w| w.metadata.namespace.clone())
+        .collect();
+    all.sort();
+    all.dedup();
+    all
+}
+
+async fn wait_until(done: impl Fn() -> bool) -> Result<(), Box<dyn std::error::Error>> {
+    for _ in 0..500 {
+        if done() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    Err("the informer did not observe the change within 5 s".into())
+}
+
+fn name(widget: &Widget) -> &str {
+    widget.metadata.name.as_deref().unwrap_or("<unnamed>")
+}
