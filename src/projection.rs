@@ -90,8 +90,7 @@ pub trait Projection:
 macro_rules! projection {
     ($view:ty => $of:ty $(,)?) => {
         impl $crate::k8s_openapi::Resource for $view {
-            const API_VERSION: &'static str =
-                <$of as $crate::k8s_openapi::Resource>::API_VERSION;
+            const API_VERSION: &'static str = <$of as $crate::k8s_openapi::Resource>::API_VERSION;
             const GROUP: &'static str = <$of as $crate::k8s_openapi::Resource>::GROUP;
             const KIND: &'static str = <$of as $crate::k8s_openapi::Resource>::KIND;
             const VERSION: &'static str = <$of as $crate::k8s_openapi::Resource>::VERSION;
@@ -299,7 +298,12 @@ mod tests {
             std::any::TypeId::of::<<PodView as Resource>::Scope>(),
             std::any::TypeId::of::<k8s_openapi::NamespaceResourceScope>()
         );
-        assert_eq!(informer_name::<PodView>("core/v1/pods").split(" as ").count(), 2);
+        assert_eq!(
+            informer_name::<PodView>("core/v1/pods")
+                .split(" as ")
+                .count(),
+            2
+        );
     }
 
     #[test]
@@ -310,11 +314,13 @@ mod tests {
         let mut json = serde_json::to_value(pod("web-0")).unwrap();
         json["apiVersion"] = "v1".into();
         json["kind"] = "Pod".into();
-        json["metadata"]["managedFields"] =
-            serde_json::json!([{"manager": "kubelet", "fieldsV1": {"f:status": {"k:{\"type\":\"Ready\"}": {}}}}]);
+        json["metadata"]["managedFields"] = serde_json::json!([{"manager": "kubelet", "fieldsV1": {"f:status": {"k:{\"type\":\"Ready\"}": {}}}}]);
         let bytes = serde_json::to_vec(&json).unwrap();
         let mut decoded: PodView = crate::json::from_slice(&bytes).unwrap();
-        assert_eq!(decoded.metadata.managed_fields.take().map(|m| m.len()), Some(1));
+        assert_eq!(
+            decoded.metadata.managed_fields.take().map(|m| m.len()),
+            Some(1)
+        );
         assert_eq!(decoded, view("web-0"));
     }
 

@@ -92,7 +92,7 @@ async fn a_certificate_projection_syncs_and_follows_the_watch() {
         .expect("sync in time")
         .expect("the projection syncs");
     assert_eq!(
-        server.request_count("list", "certificates"),
+        server.request_count("list", "certificates.cert-manager.io"),
         1,
         "only the projection lists"
     );

@@ -128,7 +128,10 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
     // Every field the view names is there, as the server stored it; managedFields are
     // dropped as from full objects.
     let stored = server.get("pods", Some("ns-1"), "pod-5").unwrap();
-    let view = lister.namespaced("ns-1").get("pod-5").expect("pod-5 cached");
+    let view = lister
+        .namespaced("ns-1")
+        .get("pod-5")
+        .expect("pod-5 cached");
     let spec = view.spec.as_ref().expect("spec");
     assert_eq!(
         spec.node_name.as_deref(),
@@ -145,12 +148,21 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
         view.status.as_ref().and_then(|s| s.phase.as_deref()),
         Some("Running")
     );
-    assert_eq!(view.metadata.labels.as_ref().map(|l| l["tier"].as_str()), Some("db"));
+    assert_eq!(
+        view.metadata.labels.as_ref().map(|l| l["tier"].as_str()),
+        Some("db")
+    );
     assert!(stored["metadata"]["managedFields"].is_array());
     assert_eq!(view.metadata.managed_fields, None);
 
     // The namespace and label indexes.
-    assert_eq!(lister.namespaced("ns-0").list(&Selector::everything()).len(), 6);
+    assert_eq!(
+        lister
+            .namespaced("ns-0")
+            .list(&Selector::everything())
+            .len(),
+        6
+    );
     assert_eq!(
         names(&lister.list(&"tier=web".parse().unwrap())),
         ["pod-0", "pod-3", "pod-6", "pod-9"]
@@ -163,7 +175,10 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
     // Add → Update → Delete, each seen as a view.
     let mut pod = fixtures::pod("ns-0", "late", 1);
     server.create("pods", None, pod.clone()).unwrap();
-    eventually("late added", || lister.namespaced("ns-0").get("late").is_some()).await;
+    eventually("late added", || {
+        lister.namespaced("ns-0").get("late").is_some()
+    })
+    .await;
     pod["spec"]["nodeName"] = json!("node-moved");
     server.update("pods", None, pod).unwrap();
     eventually("late moved", || {
@@ -177,7 +192,10 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
     })
     .await;
     server.delete("pods", Some("ns-0"), "late").unwrap();
-    eventually("late deleted", || lister.namespaced("ns-0").get("late").is_none()).await;
+    eventually("late deleted", || {
+        lister.namespaced("ns-0").get("late").is_none()
+    })
+    .await;
     let late: Vec<String> = events
         .lock()
         .unwrap()
@@ -193,7 +211,12 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
     );
     assert_eq!(late[2], "delete late");
     assert_eq!(
-        events.lock().unwrap().iter().filter(|e| e.starts_with("add pod-")).count(),
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| e.starts_with("add pod-"))
+            .count(),
         PODS
     );
     factory.shutdown().await;
@@ -226,7 +249,11 @@ async fn one_shared_informer_per_view_type_beside_the_full_one() {
     synced(&factory).await;
     assert_eq!(server.request_count("list", "pods"), 3);
     let full_pod: Arc<Pod> = full.lister().pods("ns-0").get("pod-0").expect("full pod");
-    assert!(full_pod.spec.as_ref().is_some_and(|s| !s.tolerations.as_deref().unwrap_or_default().is_empty()));
+    assert!(full_pod.spec.as_ref().is_some_and(|s| !s
+        .tolerations
+        .as_deref()
+        .unwrap_or_default()
+        .is_empty()));
     assert_eq!(view.lister().list(&Selector::everything()).len(), PODS);
     assert_eq!(again.lister().list(&Selector::everything()).len(), PODS);
     assert_eq!(name_only.lister().list(&Selector::everything()).len(), PODS);
