@@ -196,13 +196,21 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
         lister.namespaced("ns-0").get("late").is_none()
     })
     .await;
-    let late: Vec<String> = events
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|e| e.contains("late"))
-        .cloned()
-        .collect();
+    // Handlers run after the cache is written: wait for them to have seen the delete.
+    let late = || -> Vec<String> {
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| e.contains("late"))
+            .cloned()
+            .collect()
+    };
+    eventually("the handler saw the delete", || {
+        late().iter().any(|e| e.starts_with("delete"))
+    })
+    .await;
+    let late = late();
     assert_eq!(late.len(), 3, "{late:?}");
     assert_eq!(late[0], "add late");
     assert!(
@@ -299,6 +307,48 @@ async fn factory_options_apply_to_projections() {
         names(&pods.lister().list(&Selector::everything())),
         ["pod-3", "pod-9", "web-here"]
     );
+    factory.shutdown().await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accessor_is_an_ask_until_used_dropped_or_projected() {
+    let server = server().await;
+    let factory = SharedInformerFactory::new(client(&server.url()));
+    // A clone of the ask outlives its projected twin: the full informer is still asked for.
+    let full = factory.core().v1().pods();
+    let view = full.clone().projected::<PodView>();
+    synced(&factory).await;
+    assert_eq!(server.request_count("list", "pods"), 2);
+    assert_eq!(full.lister().list(&Selector::everything()).len(), PODS);
+    assert_eq!(view.lister().list(&Selector::everything()).len(), PODS);
+    factory.shutdown().await;
+
+    // In a started factory, an accessor asked for and dropped unused starts its informer.
+    server.reset_request_counts();
+    let factory = SharedInformerFactory::new(client(&server.url()));
+    factory.core().v1().config_maps();
+    let view = factory.core().v1().pods().projected::<PodView>();
+    synced(&factory).await;
+    assert_eq!(server.request_count("list", "configmaps"), 1);
+    assert_eq!(server.request_count("list", "pods"), 1);
+    factory.core().v1().pods();
+    eventually("the full Pod informer listed", || {
+        server.request_count("list", "pods") == 2
+    })
+    .await;
+    synced(&factory).await;
+    assert_eq!(
+        factory
+            .core()
+            .v1()
+            .pods()
+            .lister()
+            .list(&Selector::everything())
+            .len(),
+        PODS
+    );
+    assert_eq!(view.lister().list(&Selector::everything()).len(), PODS);
     factory.shutdown().await;
     server.shutdown().await;
 }
