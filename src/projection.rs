@@ -86,6 +86,40 @@ pub trait Projection:
 /// you. The macro implements k8s-openapi's `Resource` and `ListableResource` for `View`
 /// with `Of`'s group, version, kind, plural and scope, `Metadata` through the `metadata`
 /// field, and [`Projection`] with `Of` as its resource. See the [module docs](crate::projection).
+///
+/// ```
+/// use informer_runtime::k8s_openapi::api::apps::v1::Deployment;
+/// use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+/// use informer_runtime::k8s_openapi::Resource;
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct DeploymentReplicas {
+///     #[serde(default)]
+///     metadata: ObjectMeta,
+///     spec: Option<Replicas>,
+/// }
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Replicas {
+///     replicas: Option<i32>,
+/// }
+///
+/// informer_runtime::projection!(DeploymentReplicas => Deployment);
+/// assert_eq!(DeploymentReplicas::URL_PATH_SEGMENT, "deployments");
+/// assert_eq!(DeploymentReplicas::API_VERSION, "apps/v1");
+/// ```
+///
+/// A view must keep `metadata`:
+///
+/// ```compile_fail,E0609
+/// # use informer_runtime::k8s_openapi::api::apps::v1::Deployment;
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Replicas {
+///     replicas: Option<i32>,
+/// }
+///
+/// informer_runtime::projection!(Replicas => Deployment);
+/// ```
 #[macro_export]
 macro_rules! projection {
     ($view:ty => $of:ty $(,)?) => {
