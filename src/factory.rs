@@ -5,7 +5,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
@@ -109,9 +109,15 @@ enum EntryKey {
     Named(TypeId, String),
 }
 
+/// Builds and registers an asked-for informer.
+type Realize = Box<dyn FnOnce(&SharedInformerFactoryCore) + Send>;
+
 #[derive(Default)]
 struct FactoryState {
     entries: HashMap<EntryKey, Entry>,
+    /// Informers asked for through accessors and not built yet, by ask id (see [`InformerAsk`]).
+    asked: HashMap<u64, Realize>,
+    next_ask: u64,
     started: bool,
     shut_down: bool,
     tasks: Vec<JoinHandle<()>>,
@@ -260,6 +266,54 @@ impl SharedInformerFactoryCore {
         informer
     }
 
+    /// Asks for the informer of `K` the way a generated accessor (`factory.core().v1().pods()`)
+    /// does: `start()` and `wait_for_cache_sync()` include it, but it is built (by
+    /// `new_informer`, through [`informer_for`](Self::informer_for)) only when first used,
+    /// when the factory starts or waits for sync, or when the last handle of the ask is
+    /// dropped; unless the ask is withdrawn first ([`InformerAsk::withdraw`]), as when the
+    /// accessor is turned into a projection of the resource instead.
+    pub fn ask_for<K: Object>(
+        &self,
+        name: &'static str,
+        new_informer: fn(&Self) -> SharedIndexInformer<K>,
+    ) -> InformerAsk<K> {
+        let id = {
+            let mut state = self.lock();
+            let id = state.next_ask;
+            state.next_ask += 1;
+            let realize: Realize = Box::new(move |core: &Self| {
+                core.informer_for::<K>(name, new_informer);
+            });
+            state.asked.insert(id, realize);
+            id
+        };
+        InformerAsk {
+            inner: Arc::new(Ask {
+                core: self.clone(),
+                id,
+                name,
+                new_informer,
+                informer: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// Builds the informer of the ask `id` unless it was built or withdrawn.
+    fn realize_ask(&self, id: u64) {
+        let realize = self.lock().asked.remove(&id);
+        if let Some(realize) = realize {
+            realize(self);
+        }
+    }
+
+    /// Builds every asked-for informer not built yet.
+    fn realize_asks(&self) {
+        let asked: Vec<Realize> = self.lock().asked.drain().map(|(_, r)| r).collect();
+        for realize in asked {
+            realize(self);
+        }
+    }
+
     fn existing<K: Object>(&self, key: &EntryKey) -> Option<SharedIndexInformer<K>> {
         let state = self.lock();
         state
@@ -292,6 +346,7 @@ impl SharedInformerFactoryCore {
     /// Starts every informer requested so far; later ones start at once. Idempotent.
     /// Must be called inside a tokio runtime.
     pub fn start(&self) {
+        self.realize_asks();
         let mut state = self.lock();
         if state.shut_down {
             tracing::warn!("start called on a factory that was shut down");
@@ -317,6 +372,7 @@ impl SharedInformerFactoryCore {
     /// certificate, unusable credentials), or one that stopped. Informers started while it
     /// waits are waited for too. Woken by the informers' progress, not by polling.
     pub async fn wait_for_cache_sync(&self) -> Result<(), SyncError> {
+        self.realize_asks();
         let mut started = self.started.subscribe();
         loop {
             let (informers, registered) = self.running();
@@ -411,6 +467,76 @@ impl SharedInformerFactoryCore {
                 tracing::error!(error = %e, "an informer task failed");
             }
         }
+    }
+}
+
+/// An accessor's ask for the shared informer of `K` in a factory
+/// ([`SharedInformerFactoryCore::ask_for`]): the factory's `start()` and
+/// `wait_for_cache_sync()` include it, yet nothing is built until it is used, so an
+/// accessor can still be turned into something else (a projection of the resource) without
+/// the full informer ever listing. Cheap to clone; clones are the same ask.
+pub struct InformerAsk<K> {
+    inner: Arc<Ask<K>>,
+}
+
+struct Ask<K> {
+    core: SharedInformerFactoryCore,
+    id: u64,
+    name: &'static str,
+    new_informer: fn(&SharedInformerFactoryCore) -> SharedIndexInformer<K>,
+    informer: OnceLock<SharedIndexInformer<K>>,
+}
+
+impl<K> Drop for Ask<K> {
+    // An ask nobody used nor withdrew still stands: `factory.core().v1().pods();` alone
+    // registers the informer (and starts it at once in a started factory).
+    fn drop(&mut self) {
+        self.core.realize_ask(self.id);
+    }
+}
+
+impl<K> Clone for InformerAsk<K> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<K: Object> std::fmt::Debug for InformerAsk<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InformerAsk")
+            .field("name", &self.inner.name)
+            .field("built", &self.inner.informer.get().is_some())
+            .finish()
+    }
+}
+
+impl<K: Object> InformerAsk<K> {
+    /// The factory's shared informer of `K`, built and registered on the first call.
+    pub fn informer(&self) -> SharedIndexInformer<K> {
+        let ask = &*self.inner;
+        ask.informer
+            .get_or_init(|| {
+                ask.core.lock().asked.remove(&ask.id);
+                ask.core.informer_for(ask.name, ask.new_informer)
+            })
+            .clone()
+    }
+
+    /// The factory the ask is in.
+    pub fn factory(&self) -> &SharedInformerFactoryCore {
+        &self.inner.core
+    }
+
+    /// Takes the ask back: unless another clone of it is alive, or it was used or realized
+    /// meanwhile, the informer of `K` is not built. Returns the factory.
+    pub fn withdraw(self) -> SharedInformerFactoryCore {
+        let core = self.inner.core.clone();
+        if let Some(ask) = Arc::into_inner(self.inner) {
+            core.lock().asked.remove(&ask.id);
+        }
+        core
     }
 }
 

@@ -56,6 +56,7 @@ pub mod lister_watcher;
 pub mod metadata;
 pub mod object;
 mod processor;
+pub mod projection;
 mod reflector;
 pub mod selector;
 pub mod stats;
@@ -69,7 +70,9 @@ pub use controller::{Action, Controller, ObjectRef};
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::{DynamicObject, DynamicSharedInformerFactory};
 pub use error::{ApiError, Error};
-pub use factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
+pub use factory::{
+    FactoryBuilder, FactoryOptions, InformerAsk, InformerFactory, SharedInformerFactoryCore,
+};
 pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
 pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
@@ -80,6 +83,7 @@ pub use lister::{Lister, NamespaceLister};
 pub use lister_watcher::{ListWatch, ListerWatcher};
 pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
 pub use object::{GroupVersionResource, Object};
+pub use projection::{ProjectedInformer, Projection};
 pub use selector::Selector;
 pub use stats::{render_prometheus, HandlerStats, InformerStats};
 pub use store::{store, CacheMode, IndexFunc, Indexer, Indexers, StoreWriter};

@@ -41,6 +41,66 @@
 //! `start()` and `wait_for_cache_sync()` include it even before `.informer()` or `.lister()`
 //! is called.
 //!
+//! ## Typed projections
+//!
+//! Every accessor has `projected::<View>()`: the shared informer of a struct of your own with
+//! only the fields you read, decoded straight from the list and watch bytes (no full object
+//! is ever built), cached, indexed, and handed out as `Arc<View>`. One informer per view
+//! type; asking for it does not build the full informer.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//!
+//! use informer_runtime::{Client, InformerFactory, ResourceEventHandlerFuncs};
+//! use informers::SharedInformerFactory;
+//! use k8s_openapi::api::core::v1::Pod;
+//! use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Clone, Debug, Deserialize, Serialize)]
+//! struct PodView {
+//!     #[serde(default)]
+//!     metadata: ObjectMeta,
+//!     spec: Option<PodViewSpec>,
+//! }
+//!
+//! #[derive(Clone, Debug, Deserialize, Serialize)]
+//! struct PodViewSpec {
+//!     #[serde(rename = "nodeName")]
+//!     node_name: Option<String>,
+//! }
+//!
+//! informer_runtime::projection!(PodView => Pod);
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let factory = SharedInformerFactory::new(Client::try_default().await?);
+//! let pods = factory.core().v1().pods().projected::<PodView>();
+//! pods.informer().add_event_handler(ResourceEventHandlerFuncs::default().on_add(
+//!     |pod: &Arc<PodView>, _| {
+//!         let _ = pod.spec.as_ref().and_then(|s| s.node_name.as_deref());
+//!     },
+//! ));
+//! factory.start();
+//! factory.wait_for_cache_sync().await?;
+//! let web: Vec<Arc<PodView>> = pods.lister().list(&"tier=web".parse()?);
+//! # let _ = web;
+//! factory.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A view of another resource does not fit, at compile time:
+//!
+//! ```compile_fail,E0271
+//! # use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+//! # #[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
+//! # struct NodeView { metadata: ObjectMeta }
+//! informer_runtime::projection!(NodeView => k8s_openapi::api::core::v1::Node);
+//! # fn demo(factory: informers::SharedInformerFactory) {
+//! let pods = factory.core().v1().pods().projected::<NodeView>(); // NodeView projects Nodes
+//! # }
+//! ```
+//!
 //! ## Writing: the clientset
 //!
 //! [`Clientset`] has the same groups and versions; each resource accessor is the runtime's

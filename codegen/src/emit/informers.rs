@@ -1,7 +1,8 @@
 //! Typed informers: per resource `XInformer` with `new_x_informer` and
 //! `new_filtered_x_informer` (listing and watching through the clientset's `Api`); per
-//! version and group, the accessor structs. An `XInformer` holds its informer, registered in
-//! the factory when the accessor is asked for.
+//! version and group, the accessor structs. An `XInformer` is the factory's ask for its
+//! informer (counted by `start()` and `wait_for_cache_sync()`, built on first use), which
+//! `projected::<V>()` turns into the informer of a projection of the resource instead.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -47,9 +48,10 @@ pub(super) fn resource_items(
     }
     let informer_doc = doc(&informer_doc);
     let informer_new_doc = doc(&format!(
-        "The {kind} informer of `factory`, registered there (as `{name}`) on the first \
-         call, so that the factory's `start()` and `wait_for_cache_sync()` include it; \
-         the same informer on every later call (what the version accessor returns)."
+        "The {kind} informer of `factory`, asked for there (as `{name}`), so that the \
+         factory's `start()` and `wait_for_cache_sync()` include it; built on first use \
+         (or when the factory starts), the same informer on every later call (what the \
+         version accessor returns)."
     ));
     let informer_fn_doc = doc(&format!(
         "The factory's shared informer of {kind} objects, registered as `{name}`."
@@ -73,8 +75,35 @@ pub(super) fn resource_items(
          (client-go's `NewFiltered{kind}Informer`). It lists and watches through the \
          clientset's typed client of {kind} objects, as client-go's does."
     ));
+    let projected_doc = doc(&format!(
+        "The factory's shared informer of the projection `V` of {kind} objects: a struct \
+         of your own with only the fields you read (declared with \
+         `informer_runtime::projection!(View => {kind})`), decoded straight from the list \
+         and watch bytes, cached and indexed instead of whole {kind} objects. One informer \
+         per view type, registered as `{name} as <V>` on the first call and listing and \
+         watching as the {kind} informer does (the factory's namespace, \
+         `tweak_list_options`, resync and transforms apply). Asking for the projection does \
+         not build the full {kind} informer."
+    ));
     let api = clientset::api_type(ctx, r)?;
+    let k8s = &ctx.k8s_openapi;
 
+    let (scope_bound, projected_api_setup) = if namespaced {
+        (
+            quote!(+ #k8s::Resource<Scope = #k8s::NamespaceResourceScope>),
+            quote! {
+                let api: #rt::api::Api<V> = match core.namespace() {
+                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(core.client().clone(), namespace),
+                    ::std::option::Option::None => #rt::api::Api::all(core.client().clone()),
+                };
+            },
+        )
+    } else {
+        (
+            quote!(),
+            quote!(let api: #rt::api::Api<V> = #rt::api::Api::all(core.client().clone());),
+        )
+    };
     let (ns_param, ns_arg, ns_factory_arg, api_setup) = if namespaced {
         (
             quote!(namespace: ::std::option::Option<&str>,),
@@ -100,14 +129,14 @@ pub(super) fn resource_items(
         #informer_doc
         #[derive(Clone)]
         pub struct #informer {
-            informer: #rt::SharedIndexInformer<#ty>,
+            ask: #rt::InformerAsk<#ty>,
         }
 
         impl #informer {
             #informer_new_doc
             #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
-                let informer = factory.informer_for::<#ty>(#name, |core| {
+                let ask = factory.ask_for::<#ty>(#name, |core| {
                     #new_filtered_fn(
                         core.client().clone(),
                         #ns_factory_arg
@@ -116,19 +145,41 @@ pub(super) fn resource_items(
                         core.tweak_list_options(),
                     )
                 });
-                Self { informer }
+                Self { ask }
             }
 
             #informer_fn_doc
             #[inline]
             pub fn informer(&self) -> #rt::SharedIndexInformer<#ty> {
-                self.informer.clone()
+                self.ask.informer()
             }
 
             #lister_fn_doc
             #[inline]
             pub fn lister(&self) -> #lister_path {
-                #lister_path::new(self.informer.indexer())
+                #lister_path::new(self.ask.informer().indexer())
+            }
+
+            #projected_doc
+            #[inline]
+            pub fn projected<V>(self) -> #rt::ProjectedInformer<V>
+            where
+                V: #rt::Projection<Of = #ty> #scope_bound,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory.informer_for::<V>(
+                    &#rt::projection::informer_name::<V>(#name),
+                    |core| {
+                        #projected_api_setup
+                        #rt::projection::new_filtered_informer(
+                            api,
+                            core.resync_for::<V>(),
+                            #rt::Indexers::standard(),
+                            core.tweak_list_options(),
+                        )
+                    },
+                );
+                #rt::ProjectedInformer::new(informer)
             }
         }
 

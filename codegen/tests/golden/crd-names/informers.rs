@@ -300,16 +300,14 @@ pub mod shop {
         /// A Widget is a configurable gadget.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
-                crate::crds::example_com::v1::Widget,
-            >,
+            ask: ::informer_runtime::InformerAsk<crate::crds::example_com::v1::Widget>,
         }
         impl WidgetInformer {
-            /// The Widget informer of `factory`, registered there (as `example.com/v1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Widget informer of `factory`, asked for there (as `example.com/v1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         crate::crds::example_com::v1::Widget,
                     >(
                         "example.com/v1/widgets",
@@ -323,7 +321,7 @@ pub mod shop {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Widget objects, registered as `example.com/v1/widgets`.
             #[inline]
@@ -332,12 +330,55 @@ pub mod shop {
             ) -> ::informer_runtime::SharedIndexInformer<
                 crate::crds::example_com::v1::Widget,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Widget informer's cache.
             #[inline]
             pub fn lister(&self) -> WidgetLister {
-                WidgetLister::new(self.informer.indexer())
+                WidgetLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                        Of = crate::crds::example_com::v1::Widget,
+                    >
+                    + ::informer_runtime::k8s_openapi::Resource<
+                        Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("example.com/v1/widgets"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -552,16 +593,16 @@ pub mod shop {
         /// Custom resource 'example.com/v1beta1' 'Widget' ('widgets', namespaced), from CRD 'widgets.example.com'.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 crate::crds::example_com::v1beta1::Widget,
             >,
         }
         impl WidgetInformer {
-            /// The Widget informer of `factory`, registered there (as `example.com/v1beta1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Widget informer of `factory`, asked for there (as `example.com/v1beta1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         crate::crds::example_com::v1beta1::Widget,
                     >(
                         "example.com/v1beta1/widgets",
@@ -576,7 +617,7 @@ pub mod shop {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Widget objects, registered as `example.com/v1beta1/widgets`.
             #[inline]
@@ -585,12 +626,55 @@ pub mod shop {
             ) -> ::informer_runtime::SharedIndexInformer<
                 crate::crds::example_com::v1beta1::Widget,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Widget informer's cache.
             #[inline]
             pub fn lister(&self) -> WidgetLister {
-                WidgetLister::new(self.informer.indexer())
+                WidgetLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1beta1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                        Of = crate::crds::example_com::v1beta1::Widget,
+                    >
+                    + ::informer_runtime::k8s_openapi::Resource<
+                        Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("example.com/v1beta1/widgets"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -854,16 +938,16 @@ pub mod tools {
         /// Custom resource 'tools.example.org/v2' 'Gadget' ('gadgets', cluster-scoped), from CRD 'gadgets.tools.example.org'.
         #[derive(Clone)]
         pub struct GadgetInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 crate::crds::tools_example_org::v2::Gadget,
             >,
         }
         impl GadgetInformer {
-            /// The Gadget informer of `factory`, registered there (as `tools.example.org/v2/gadgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Gadget informer of `factory`, asked for there (as `tools.example.org/v2/gadgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         crate::crds::tools_example_org::v2::Gadget,
                     >(
                         "tools.example.org/v2/gadgets",
@@ -877,7 +961,7 @@ pub mod tools {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Gadget objects, registered as `tools.example.org/v2/gadgets`.
             #[inline]
@@ -886,12 +970,42 @@ pub mod tools {
             ) -> ::informer_runtime::SharedIndexInformer<
                 crate::crds::tools_example_org::v2::Gadget,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Gadget informer's cache.
             #[inline]
             pub fn lister(&self) -> GadgetLister {
-                GadgetLister::new(self.informer.indexer())
+                GadgetLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Gadget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Gadget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Gadget objects. One informer per view type, registered as `tools.example.org/v2/gadgets as <V>` on the first call and listing and watching as the Gadget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Gadget informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                    Of = crate::crds::tools_example_org::v2::Gadget,
+                >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("tools.example.org/v2/gadgets"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                                core.client().clone(),
+                            );
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped) (client-go's `NewGadgetInformer`).

@@ -381,16 +381,16 @@ pub mod autoscaling {
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
         }
         impl HorizontalPodAutoscalerInformer {
-            /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v1/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v1/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                     >(
                         "autoscaling/v1/horizontalpodautoscalers",
@@ -407,7 +407,7 @@ pub mod autoscaling {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
             #[inline]
@@ -416,12 +416,55 @@ pub mod autoscaling {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
             #[inline]
             pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-                HorizontalPodAutoscalerLister::new(self.informer.indexer())
+                HorizontalPodAutoscalerLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v1/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                        Of = ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                    >
+                    + ::k8s_openapi::Resource<
+                        Scope = ::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("autoscaling/v1/horizontalpodautoscalers"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -650,16 +693,16 @@ pub mod autoscaling {
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
         }
         impl HorizontalPodAutoscalerInformer {
-            /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v2/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v2/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
                     >(
                         "autoscaling/v2/horizontalpodautoscalers",
@@ -676,7 +719,7 @@ pub mod autoscaling {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v2/horizontalpodautoscalers`.
             #[inline]
@@ -685,12 +728,55 @@ pub mod autoscaling {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
             #[inline]
             pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-                HorizontalPodAutoscalerLister::new(self.informer.indexer())
+                HorizontalPodAutoscalerLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v2/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                        Of = ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                    >
+                    + ::k8s_openapi::Resource<
+                        Scope = ::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("autoscaling/v2/horizontalpodautoscalers"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -959,16 +1045,16 @@ pub mod flowcontrol_apiserver {
         /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
         #[derive(Clone)]
         pub struct FlowSchemaInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >,
         }
         impl FlowSchemaInformer {
-            /// The FlowSchema informer of `factory`, registered there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The FlowSchema informer of `factory`, asked for there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                     >(
                         "flowcontrol.apiserver.k8s.io/v1/flowschemas",
@@ -984,7 +1070,7 @@ pub mod flowcontrol_apiserver {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
             #[inline]
@@ -993,12 +1079,42 @@ pub mod flowcontrol_apiserver {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared FlowSchema informer's cache.
             #[inline]
             pub fn lister(&self) -> FlowSchemaLister {
-                FlowSchemaLister::new(self.informer.indexer())
+                FlowSchemaLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of FlowSchema objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => FlowSchema)`), decoded straight from the list and watch bytes, cached and indexed instead of whole FlowSchema objects. One informer per view type, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas as <V>` on the first call and listing and watching as the FlowSchema informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full FlowSchema informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                    Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                                core.client().clone(),
+                            );
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -1260,16 +1376,14 @@ pub mod kube {
         /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
         #[derive(Clone)]
         pub struct NodeInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::core::v1::Node,
-            >,
+            ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Node>,
         }
         impl NodeInformer {
-            /// The Node informer of `factory`, registered there (as `core/v1/nodes`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Node informer of `factory`, asked for there (as `core/v1/nodes`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::core::v1::Node,
                     >(
                         "core/v1/nodes",
@@ -1282,7 +1396,7 @@ pub mod kube {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
             #[inline]
@@ -1291,12 +1405,42 @@ pub mod kube {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::core::v1::Node,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Node informer's cache.
             #[inline]
             pub fn lister(&self) -> NodeLister {
-                NodeLister::new(self.informer.indexer())
+                NodeLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Node objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Node)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Node objects. One informer per view type, registered as `core/v1/nodes as <V>` on the first call and listing and watching as the Node informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Node informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                    Of = ::k8s_openapi::api::core::v1::Node,
+                >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("core/v1/nodes"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                                core.client().clone(),
+                            );
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -1396,16 +1540,14 @@ pub mod kube {
         /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
         #[derive(Clone)]
         pub struct PodInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
-                ::k8s_openapi::api::core::v1::Pod,
-            >,
+            ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Pod>,
         }
         impl PodInformer {
-            /// The Pod informer of `factory`, registered there (as `core/v1/pods`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Pod informer of `factory`, asked for there (as `core/v1/pods`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::core::v1::Pod,
                     >(
                         "core/v1/pods",
@@ -1419,7 +1561,7 @@ pub mod kube {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
             #[inline]
@@ -1428,12 +1570,53 @@ pub mod kube {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::core::v1::Pod,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Pod informer's cache.
             #[inline]
             pub fn lister(&self) -> PodLister {
-                PodLister::new(self.informer.indexer())
+                PodLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Pod objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Pod)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Pod objects. One informer per view type, registered as `core/v1/pods as <V>` on the first call and listing and watching as the Pod informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Pod informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>
+                    + ::k8s_openapi::Resource<
+                        Scope = ::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("core/v1/pods"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -1679,16 +1862,16 @@ pub mod rbac_authorization {
         /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
         #[derive(Clone)]
         pub struct ClusterRoleInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >,
         }
         impl ClusterRoleInformer {
-            /// The ClusterRole informer of `factory`, registered there (as `rbac.authorization.k8s.io/v1/clusterroles`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The ClusterRole informer of `factory`, asked for there (as `rbac.authorization.k8s.io/v1/clusterroles`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::rbac::v1::ClusterRole,
                     >(
                         "rbac.authorization.k8s.io/v1/clusterroles",
@@ -1702,7 +1885,7 @@ pub mod rbac_authorization {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
             #[inline]
@@ -1711,12 +1894,42 @@ pub mod rbac_authorization {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared ClusterRole informer's cache.
             #[inline]
             pub fn lister(&self) -> ClusterRoleLister {
-                ClusterRoleLister::new(self.informer.indexer())
+                ClusterRoleLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of ClusterRole objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => ClusterRole)`), decoded straight from the list and watch bytes, cached and indexed instead of whole ClusterRole objects. One informer per view type, registered as `rbac.authorization.k8s.io/v1/clusterroles as <V>` on the first call and listing and watching as the ClusterRole informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full ClusterRole informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                    Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("rbac.authorization.k8s.io/v1/clusterroles"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                                core.client().clone(),
+                            );
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -1954,16 +2167,16 @@ pub mod workloads {
         /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
         #[derive(Clone)]
         pub struct DeploymentInformer {
-            informer: ::informer_runtime::SharedIndexInformer<
+            ask: ::informer_runtime::InformerAsk<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >,
         }
         impl DeploymentInformer {
-            /// The Deployment informer of `factory`, registered there (as `apps/v1/deployments`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+            /// The Deployment informer of `factory`, asked for there (as `apps/v1/deployments`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let informer = factory
-                    .informer_for::<
+                let ask = factory
+                    .ask_for::<
                         ::k8s_openapi::api::apps::v1::Deployment,
                     >(
                         "apps/v1/deployments",
@@ -1978,7 +2191,7 @@ pub mod workloads {
                             )
                         },
                     );
-                Self { informer }
+                Self { ask }
             }
             /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
             #[inline]
@@ -1987,12 +2200,55 @@ pub mod workloads {
             ) -> ::informer_runtime::SharedIndexInformer<
                 ::k8s_openapi::api::apps::v1::Deployment,
             > {
-                self.informer.clone()
+                self.ask.informer()
             }
             /// A lister reading the shared Deployment informer's cache.
             #[inline]
             pub fn lister(&self) -> DeploymentLister {
-                DeploymentLister::new(self.informer.indexer())
+                DeploymentLister::new(self.ask.informer().indexer())
+            }
+            /// The factory's shared informer of the projection `V` of Deployment objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Deployment)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Deployment objects. One informer per view type, registered as `apps/v1/deployments as <V>` on the first call and listing and watching as the Deployment informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Deployment informer.
+            #[inline]
+            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+            where
+                V: ::informer_runtime::Projection<
+                        Of = ::k8s_openapi::api::apps::v1::Deployment,
+                    >
+                    + ::k8s_openapi::Resource<
+                        Scope = ::k8s_openapi::NamespaceResourceScope,
+                    >,
+            {
+                let factory = self.ask.withdraw();
+                let informer = factory
+                    .informer_for::<
+                        V,
+                    >(
+                        &::informer_runtime::projection::informer_name::<
+                            V,
+                        >("apps/v1/deployments"),
+                        |core| {
+                            let api: ::informer_runtime::api::Api<V> = match core
+                                .namespace()
+                            {
+                                ::std::option::Option::Some(namespace) => {
+                                    ::informer_runtime::api::Api::namespaced(
+                                        core.client().clone(),
+                                        namespace,
+                                    )
+                                }
+                                ::std::option::Option::None => {
+                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                }
+                            };
+                            ::informer_runtime::projection::new_filtered_informer(
+                                api,
+                                core.resync_for::<V>(),
+                                ::informer_runtime::Indexers::standard(),
+                                core.tweak_list_options(),
+                            )
+                        },
+                    );
+                ::informer_runtime::ProjectedInformer::new(informer)
             }
         }
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).

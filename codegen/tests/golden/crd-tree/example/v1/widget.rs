@@ -4,16 +4,14 @@
 /// A Widget is a configurable gadget.
 #[derive(Clone)]
 pub struct WidgetInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
-        crate::crds::example_com::v1::Widget,
-    >,
+    ask: ::informer_runtime::InformerAsk<crate::crds::example_com::v1::Widget>,
 }
 impl WidgetInformer {
-    /// The Widget informer of `factory`, registered there (as `example.com/v1/widgets`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The Widget informer of `factory`, asked for there (as `example.com/v1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 crate::crds::example_com::v1::Widget,
             >(
                 "example.com/v1/widgets",
@@ -27,19 +25,58 @@ impl WidgetInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of Widget objects, registered as `example.com/v1/widgets`.
     #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared Widget informer's cache.
     #[inline]
     pub fn lister(&self) -> WidgetLister {
-        WidgetLister::new(self.informer.indexer())
+        WidgetLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<Of = crate::crds::example_com::v1::Widget>
+            + ::informer_runtime::k8s_openapi::Resource<
+                Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
+            >,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<
+                    V,
+                >("example.com/v1/widgets"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
+                        ::std::option::Option::Some(namespace) => {
+                            ::informer_runtime::api::Api::namespaced(
+                                core.client().clone(),
+                                namespace,
+                            )
+                        }
+                        ::std::option::Option::None => {
+                            ::informer_runtime::api::Api::all(core.client().clone())
+                        }
+                    };
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).

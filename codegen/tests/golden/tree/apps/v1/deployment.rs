@@ -2,16 +2,14 @@
 /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
 #[derive(Clone)]
 pub struct DeploymentInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::apps::v1::Deployment,
-    >,
+    ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::apps::v1::Deployment>,
 }
 impl DeploymentInformer {
-    /// The Deployment informer of `factory`, registered there (as `apps/v1/deployments`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The Deployment informer of `factory`, asked for there (as `apps/v1/deployments`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >(
                 "apps/v1/deployments",
@@ -25,7 +23,7 @@ impl DeploymentInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
     #[inline]
@@ -34,12 +32,49 @@ impl DeploymentInformer {
     ) -> ::informer_runtime::SharedIndexInformer<
         ::k8s_openapi::api::apps::v1::Deployment,
     > {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared Deployment informer's cache.
     #[inline]
     pub fn lister(&self) -> DeploymentLister {
-        DeploymentLister::new(self.informer.indexer())
+        DeploymentLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of Deployment objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Deployment)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Deployment objects. One informer per view type, registered as `apps/v1/deployments as <V>` on the first call and listing and watching as the Deployment informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Deployment informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::apps::v1::Deployment>
+            + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<
+                    V,
+                >("apps/v1/deployments"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
+                        ::std::option::Option::Some(namespace) => {
+                            ::informer_runtime::api::Api::namespaced(
+                                core.client().clone(),
+                                namespace,
+                            )
+                        }
+                        ::std::option::Option::None => {
+                            ::informer_runtime::api::Api::all(core.client().clone())
+                        }
+                    };
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).

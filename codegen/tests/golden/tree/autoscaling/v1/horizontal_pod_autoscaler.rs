@@ -2,16 +2,16 @@
 /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
 #[derive(Clone)]
 pub struct HorizontalPodAutoscalerInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
+    ask: ::informer_runtime::InformerAsk<
         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
     >,
 }
 impl HorizontalPodAutoscalerInformer {
-    /// The HorizontalPodAutoscaler informer of `factory`, registered there (as `autoscaling/v1/horizontalpodautoscalers`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v1/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >(
                 "autoscaling/v1/horizontalpodautoscalers",
@@ -28,7 +28,7 @@ impl HorizontalPodAutoscalerInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
     #[inline]
@@ -37,12 +37,50 @@ impl HorizontalPodAutoscalerInformer {
     ) -> ::informer_runtime::SharedIndexInformer<
         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
     > {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared HorizontalPodAutoscaler informer's cache.
     #[inline]
     pub fn lister(&self) -> HorizontalPodAutoscalerLister {
-        HorizontalPodAutoscalerLister::new(self.informer.indexer())
+        HorizontalPodAutoscalerLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v1/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<
+                Of = ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+            > + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<
+                    V,
+                >("autoscaling/v1/horizontalpodautoscalers"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
+                        ::std::option::Option::Some(namespace) => {
+                            ::informer_runtime::api::Api::namespaced(
+                                core.client().clone(),
+                                namespace,
+                            )
+                        }
+                        ::std::option::Option::None => {
+                            ::informer_runtime::api::Api::all(core.client().clone())
+                        }
+                    };
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).

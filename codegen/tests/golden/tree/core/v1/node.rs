@@ -2,16 +2,14 @@
 /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
 #[derive(Clone)]
 pub struct NodeInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::core::v1::Node,
-    >,
+    ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Node>,
 }
 impl NodeInformer {
-    /// The Node informer of `factory`, registered there (as `core/v1/nodes`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The Node informer of `factory`, asked for there (as `core/v1/nodes`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::core::v1::Node,
             >(
                 "core/v1/nodes",
@@ -24,19 +22,45 @@ impl NodeInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
     #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared Node informer's cache.
     #[inline]
     pub fn lister(&self) -> NodeLister {
-        NodeLister::new(self.informer.indexer())
+        NodeLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of Node objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Node)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Node objects. One informer per view type, registered as `core/v1/nodes as <V>` on the first call and listing and watching as the Node informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Node informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Node>,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<V>("core/v1/nodes"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                        core.client().clone(),
+                    );
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).

@@ -4,14 +4,14 @@
 /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
 #[derive(Clone)]
 pub struct PodInformer {
-    informer: ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod>,
+    ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Pod>,
 }
 impl PodInformer {
-    /// The Pod informer of `factory`, registered there (as `core/v1/pods`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The Pod informer of `factory`, asked for there (as `core/v1/pods`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::core::v1::Pod,
             >(
                 "core/v1/pods",
@@ -25,19 +25,54 @@ impl PodInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
     #[inline]
     pub fn informer(
         &self,
     ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared Pod informer's cache.
     #[inline]
     pub fn lister(&self) -> PodLister {
-        PodLister::new(self.informer.indexer())
+        PodLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of Pod objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Pod)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Pod objects. One informer per view type, registered as `core/v1/pods as <V>` on the first call and listing and watching as the Pod informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Pod informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>
+            + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<V>("core/v1/pods"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
+                        ::std::option::Option::Some(namespace) => {
+                            ::informer_runtime::api::Api::namespaced(
+                                core.client().clone(),
+                                namespace,
+                            )
+                        }
+                        ::std::option::Option::None => {
+                            ::informer_runtime::api::Api::all(core.client().clone())
+                        }
+                    };
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).

@@ -2,16 +2,16 @@
 /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
 #[derive(Clone)]
 pub struct FlowSchemaInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
+    ask: ::informer_runtime::InformerAsk<
         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
     >,
 }
 impl FlowSchemaInformer {
-    /// The FlowSchema informer of `factory`, registered there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The FlowSchema informer of `factory`, asked for there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >(
                 "flowcontrol.apiserver.k8s.io/v1/flowschemas",
@@ -27,7 +27,7 @@ impl FlowSchemaInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
     #[inline]
@@ -36,12 +36,42 @@ impl FlowSchemaInformer {
     ) -> ::informer_runtime::SharedIndexInformer<
         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
     > {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared FlowSchema informer's cache.
     #[inline]
     pub fn lister(&self) -> FlowSchemaLister {
-        FlowSchemaLister::new(self.informer.indexer())
+        FlowSchemaLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of FlowSchema objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => FlowSchema)`), decoded straight from the list and watch bytes, cached and indexed instead of whole FlowSchema objects. One informer per view type, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas as <V>` on the first call and listing and watching as the FlowSchema informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full FlowSchema informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<
+            Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        >,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<
+                    V,
+                >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                        core.client().clone(),
+                    );
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).

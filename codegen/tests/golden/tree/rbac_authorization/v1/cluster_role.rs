@@ -2,16 +2,14 @@
 /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
 #[derive(Clone)]
 pub struct ClusterRoleInformer {
-    informer: ::informer_runtime::SharedIndexInformer<
-        ::k8s_openapi::api::rbac::v1::ClusterRole,
-    >,
+    ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::rbac::v1::ClusterRole>,
 }
 impl ClusterRoleInformer {
-    /// The ClusterRole informer of `factory`, registered there (as `rbac.authorization.k8s.io/v1/clusterroles`) on the first call, so that the factory's `start()` and `wait_for_cache_sync()` include it; the same informer on every later call (what the version accessor returns).
+    /// The ClusterRole informer of `factory`, asked for there (as `rbac.authorization.k8s.io/v1/clusterroles`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let informer = factory
-            .informer_for::<
+        let ask = factory
+            .ask_for::<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >(
                 "rbac.authorization.k8s.io/v1/clusterroles",
@@ -24,7 +22,7 @@ impl ClusterRoleInformer {
                     )
                 },
             );
-        Self { informer }
+        Self { ask }
     }
     /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
     #[inline]
@@ -33,12 +31,42 @@ impl ClusterRoleInformer {
     ) -> ::informer_runtime::SharedIndexInformer<
         ::k8s_openapi::api::rbac::v1::ClusterRole,
     > {
-        self.informer.clone()
+        self.ask.informer()
     }
     /// A lister reading the shared ClusterRole informer's cache.
     #[inline]
     pub fn lister(&self) -> ClusterRoleLister {
-        ClusterRoleLister::new(self.informer.indexer())
+        ClusterRoleLister::new(self.ask.informer().indexer())
+    }
+    /// The factory's shared informer of the projection `V` of ClusterRole objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => ClusterRole)`), decoded straight from the list and watch bytes, cached and indexed instead of whole ClusterRole objects. One informer per view type, registered as `rbac.authorization.k8s.io/v1/clusterroles as <V>` on the first call and listing and watching as the ClusterRole informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full ClusterRole informer.
+    #[inline]
+    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
+    where
+        V: ::informer_runtime::Projection<
+            Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
+        >,
+    {
+        let factory = self.ask.withdraw();
+        let informer = factory
+            .informer_for::<
+                V,
+            >(
+                &::informer_runtime::projection::informer_name::<
+                    V,
+                >("rbac.authorization.k8s.io/v1/clusterroles"),
+                |core| {
+                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
+                        core.client().clone(),
+                    );
+                    ::informer_runtime::projection::new_filtered_informer(
+                        api,
+                        core.resync_for::<V>(),
+                        ::informer_runtime::Indexers::standard(),
+                        core.tweak_list_options(),
+                    )
+                },
+            );
+        ::informer_runtime::ProjectedInformer::new(informer)
     }
 }
 /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).

@@ -1,0 +1,368 @@
+//! Typed projections: informers that decode, cache and index only the fields a controller
+//! reads.
+//!
+//! A projection is a struct of your own with just the fields you need, any nesting,
+//! k8s-openapi sub-types allowed, plus `metadata`. One [`projection!`](crate::projection!)
+//! line says which resource it projects; a generated accessor's `projected::<View>()` then
+//! gives a shared informer that decodes list and watch bytes straight into the view (serde
+//! skips every other field while parsing, so no full object is ever built), caches and
+//! indexes it, and hands `Arc<View>` to handlers and listers. Namespace and label indexes,
+//! label and field selectors, the factory's namespace and `tweak_list_options`, dropping
+//! `managedFields`, transforms and the compact cache all work as for full objects.
+//!
+//! ```
+//! use informer_runtime::k8s_openapi::api::core::v1::Pod;
+//! use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+//! use informer_runtime::projection::Projection;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// The fields of a Pod a scheduler-side controller reads.
+//! #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+//! struct PodView {
+//!     #[serde(default)]
+//!     metadata: ObjectMeta,
+//!     spec: Option<PodViewSpec>,
+//!     status: Option<PodViewStatus>,
+//! }
+//!
+//! #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+//! struct PodViewSpec {
+//!     #[serde(rename = "nodeName")]
+//!     node_name: Option<String>,
+//!     #[serde(default)]
+//!     containers: Vec<ContainerImage>,
+//! }
+//!
+//! #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+//! struct ContainerImage {
+//!     image: Option<String>,
+//! }
+//!
+//! #[derive(Clone, Debug, Default, Deserialize, Serialize)]
+//! struct PodViewStatus {
+//!     phase: Option<String>,
+//! }
+//!
+//! // Group, version, kind, plural and scope come from Pod.
+//! informer_runtime::projection!(PodView => Pod);
+//!
+//! fn projects<V: Projection<Of = Pod>>() {}
+//! projects::<PodView>();
+//!
+//! // With a generated factory (the `informers` crate, or your CRDs'):
+//! // let pods = factory.core().v1().pods().projected::<PodView>();
+//! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
+//! ```
+
+use std::time::Duration;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use crate::api::Api;
+use crate::informer::SharedIndexInformer;
+use crate::list_options::{ListOptions, TweakListOptions};
+use crate::lister::Lister;
+use crate::lister_watcher::ListWatch;
+use crate::object::Object;
+use crate::store::Indexers;
+
+/// A view of the resource [`Of`](Projection::Of): a struct with the fields a controller
+/// reads and `metadata`, listed and watched at `Of`'s path and decoded straight into the
+/// view. Implement it with [`projection!`](crate::projection!), which also implements
+/// k8s-openapi's `Resource`, `ListableResource` and `Metadata` for the view by taking
+/// group, version, kind, plural and scope from `Of`.
+pub trait Projection:
+    Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta>
+{
+    /// The resource this view projects, e.g. `k8s_openapi::api::core::v1::Pod`.
+    type Of: k8s_openapi::ListableResource;
+}
+
+/// Declares `View` a [`Projection`] of the resource `Of`:
+/// `informer_runtime::projection!(PodView => k8s_openapi::api::core::v1::Pod);`
+///
+/// `View` must derive serde's `Deserialize` and `Serialize` (the compact cache keeps
+/// objects encoded) and have a field `metadata: ObjectMeta`; every other field is up to
+/// you. The macro implements k8s-openapi's `Resource` and `ListableResource` for `View`
+/// with `Of`'s group, version, kind, plural and scope, `Metadata` through the `metadata`
+/// field, and [`Projection`] with `Of` as its resource. See the [module docs](crate::projection).
+///
+/// ```
+/// use informer_runtime::k8s_openapi::api::apps::v1::Deployment;
+/// use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+/// use informer_runtime::k8s_openapi::Resource;
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct DeploymentReplicas {
+///     #[serde(default)]
+///     metadata: ObjectMeta,
+///     spec: Option<Replicas>,
+/// }
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Replicas {
+///     replicas: Option<i32>,
+/// }
+///
+/// informer_runtime::projection!(DeploymentReplicas => Deployment);
+/// assert_eq!(DeploymentReplicas::URL_PATH_SEGMENT, "deployments");
+/// assert_eq!(DeploymentReplicas::API_VERSION, "apps/v1");
+/// ```
+///
+/// A view must keep `metadata`:
+///
+/// ```compile_fail,E0609
+/// # use informer_runtime::k8s_openapi::api::apps::v1::Deployment;
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Replicas {
+///     replicas: Option<i32>,
+/// }
+///
+/// informer_runtime::projection!(Replicas => Deployment);
+/// ```
+#[macro_export]
+macro_rules! projection {
+    ($view:ty => $of:ty $(,)?) => {
+        impl $crate::k8s_openapi::Resource for $view {
+            const API_VERSION: &'static str = <$of as $crate::k8s_openapi::Resource>::API_VERSION;
+            const GROUP: &'static str = <$of as $crate::k8s_openapi::Resource>::GROUP;
+            const KIND: &'static str = <$of as $crate::k8s_openapi::Resource>::KIND;
+            const VERSION: &'static str = <$of as $crate::k8s_openapi::Resource>::VERSION;
+            const URL_PATH_SEGMENT: &'static str =
+                <$of as $crate::k8s_openapi::Resource>::URL_PATH_SEGMENT;
+            type Scope = <$of as $crate::k8s_openapi::Resource>::Scope;
+        }
+
+        impl $crate::k8s_openapi::ListableResource for $view {
+            const LIST_KIND: &'static str =
+                <$of as $crate::k8s_openapi::ListableResource>::LIST_KIND;
+        }
+
+        impl $crate::k8s_openapi::Metadata for $view {
+            type Ty = $crate::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+            fn metadata(&self) -> &Self::Ty {
+                &self.metadata
+            }
+
+            fn metadata_mut(&mut self) -> &mut Self::Ty {
+                &mut self.metadata
+            }
+        }
+
+        impl $crate::projection::Projection for $view {
+            type Of = $of;
+        }
+    };
+}
+
+/// The shared informer of a projection `V` in a factory, and a lister over its cache: what a
+/// generated accessor's `projected::<V>()` returns (`factory.core().v1().pods().projected::<PodView>()`).
+/// One informer per view type in a factory, beside (never instead of) the full type's.
+pub struct ProjectedInformer<V> {
+    informer: SharedIndexInformer<V>,
+}
+
+impl<V> Clone for ProjectedInformer<V> {
+    fn clone(&self) -> Self {
+        Self {
+            informer: self.informer.clone(),
+        }
+    }
+}
+
+impl<V: Projection> std::fmt::Debug for ProjectedInformer<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProjectedInformer")
+            .field("informer", &self.informer)
+            .finish()
+    }
+}
+
+impl<V: Projection> ProjectedInformer<V> {
+    /// Wraps the factory's informer of `V`.
+    pub fn new(informer: SharedIndexInformer<V>) -> Self {
+        Self { informer }
+    }
+
+    /// The factory's shared informer of `V`.
+    pub fn informer(&self) -> SharedIndexInformer<V> {
+        self.informer.clone()
+    }
+
+    /// A lister reading the shared informer's cache: `list(&selector)`,
+    /// `namespaced(ns).get(name)`, each an `Arc<V>`.
+    pub fn lister(&self) -> Lister<V> {
+        Lister::new(self.informer.indexer())
+    }
+}
+
+/// The name a factory gives the informer of `V` projecting the resource named `of` (e.g.
+/// `core/v1/pods as my_crate::PodView`), so errors and metrics tell it from the full one.
+pub fn informer_name<V: Projection>(of: &str) -> String {
+    format!("{of} as {}", std::any::type_name::<V>())
+}
+
+/// A new informer of `V` listing and watching through `api` (the projected resource's
+/// path, in the namespace `api` has), every request first edited by `tweak_list_options`:
+/// the same wiring as a generated `new_filtered_x_informer`, decoding into the view.
+pub fn new_filtered_informer<V: Projection>(
+    api: Api<V>,
+    resync: Duration,
+    indexers: Indexers<V>,
+    tweak_list_options: Option<TweakListOptions>,
+) -> SharedIndexInformer<V> {
+    let list = {
+        let api = api.clone();
+        let tweak_list_options = tweak_list_options.clone();
+        move |mut options: ListOptions| {
+            if let Some(tweak) = &tweak_list_options {
+                tweak(&mut options);
+            }
+            api.list(&options)
+        }
+    };
+    let watch = move |mut options: ListOptions| {
+        if let Some(tweak) = &tweak_list_options {
+            tweak(&mut options);
+        }
+        api.watch(&options)
+    };
+    SharedIndexInformer::new(ListWatch::new(list, watch), resync, indexers)
+}
+
+#[cfg(test)]
+mod tests {
+    use k8s_openapi::api::core::v1::{Container, Pod, PodSpec, PodStatus};
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+    struct PodView {
+        #[serde(default)]
+        metadata: ObjectMeta,
+        spec: Option<ViewSpec>,
+        status: Option<ViewStatus>,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+    struct ViewSpec {
+        #[serde(rename = "nodeName")]
+        node_name: Option<String>,
+        #[serde(default)]
+        containers: Vec<Image>,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+    struct Image {
+        image: Option<String>,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+    struct ViewStatus {
+        phase: Option<String>,
+    }
+
+    crate::projection!(PodView => Pod);
+
+    fn pod(name: &str) -> Pod {
+        Pod {
+            metadata: ObjectMeta {
+                name: Some(name.into()),
+                namespace: Some("shop".into()),
+                labels: Some([("app".to_owned(), "web".to_owned())].into()),
+                annotations: Some([("note".to_owned(), "{\"a\":[1,{}]}".to_owned())].into()),
+                ..Default::default()
+            },
+            spec: Some(PodSpec {
+                node_name: Some("node-a".into()),
+                containers: vec![
+                    Container {
+                        name: "app".into(),
+                        image: Some("web:1".into()),
+                        args: Some(vec!["--x".into(), "[{\"y\":1}]".into()]),
+                        ..Default::default()
+                    },
+                    Container {
+                        name: "sidecar".into(),
+                        image: Some("proxy:2".into()),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            }),
+            status: Some(PodStatus {
+                phase: Some("Running".into()),
+                host_ip: Some("10.0.0.1".into()),
+                ..Default::default()
+            }),
+        }
+    }
+
+    fn view(name: &str) -> PodView {
+        PodView {
+            metadata: pod(name).metadata,
+            spec: Some(ViewSpec {
+                node_name: Some("node-a".into()),
+                containers: vec![
+                    Image {
+                        image: Some("web:1".into()),
+                    },
+                    Image {
+                        image: Some("proxy:2".into()),
+                    },
+                ],
+            }),
+            status: Some(ViewStatus {
+                phase: Some("Running".into()),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_view_takes_its_resource_from_the_projected_type() {
+        use k8s_openapi::{ListableResource, Resource};
+        assert_eq!(PodView::API_VERSION, "v1");
+        assert_eq!(PodView::GROUP, "");
+        assert_eq!(PodView::KIND, "Pod");
+        assert_eq!(PodView::URL_PATH_SEGMENT, "pods");
+        assert_eq!(PodView::LIST_KIND, "PodList");
+        assert_eq!(
+            std::any::TypeId::of::<<PodView as Resource>::Scope>(),
+            std::any::TypeId::of::<k8s_openapi::NamespaceResourceScope>()
+        );
+        assert_eq!(
+            informer_name::<PodView>("core/v1/pods")
+                .split(" as ")
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn an_object_decodes_into_the_view_skipping_everything_else() {
+        // Through the decoder every list item and watch object goes through (simd-json's
+        // serde): unknown fields, nested objects, arrays and strings full of brackets are
+        // skipped, and the view keeps only what it names.
+        let mut json = serde_json::to_value(pod("web-0")).unwrap();
+        json["apiVersion"] = "v1".into();
+        json["kind"] = "Pod".into();
+        json["metadata"]["managedFields"] = serde_json::json!([{"manager": "kubelet", "fieldsV1": {"f:status": {"k:{\"type\":\"Ready\"}": {}}}}]);
+        let bytes = serde_json::to_vec(&json).unwrap();
+        let mut decoded: PodView = crate::json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            decoded.metadata.managed_fields.take().map(|m| m.len()),
+            Some(1)
+        );
+        assert_eq!(decoded, view("web-0"));
+    }
+
+    #[test]
+    fn a_view_is_an_object_keyed_and_indexed_like_the_full_one() {
+        let v = view("web-0");
+        assert_eq!(crate::object::object_key(&v), "shop/web-0");
+        assert_eq!(crate::store::namespace_index_func(&v), vec!["shop"]);
+        assert_eq!(crate::store::label_index_func(&v), vec!["app=web"]);
+    }
+}
