@@ -69,7 +69,9 @@ pub use error::{ApiError, Error};
 pub use factory::{FactoryBuilder, FactoryOptions, InformerFactory, SharedInformerFactoryCore};
 pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
-pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
+pub use handler::{
+    Deleted, Event, HandlerOptions, QueuePolicy, ResourceEventHandler, ResourceEventHandlerFuncs,
+};
 pub use informer::{HandlerRegistration, SharedIndexInformer};
 pub use leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
 pub use list_options::{ListOptions, TweakListOptions};

@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue>... [--quick] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue|soak>... [--quick] [--minutes M] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -22,11 +22,13 @@ pub enum Section {
     Codegen,
     /// Controller work queue throughput and event-to-reconcile latency.
     Workqueue,
+    /// Minutes of random writes and faults: caches exact, heap flat, queues bounded.
+    Soak,
 }
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
@@ -34,6 +36,7 @@ impl Section {
         Section::Server,
         Section::Codegen,
         Section::Workqueue,
+        Section::Soak,
     ];
 
     /// The section's name on the command line and in results.
@@ -46,6 +49,7 @@ impl Section {
             Section::Server => "server",
             Section::Codegen => "codegen",
             Section::Workqueue => "workqueue",
+            Section::Soak => "soak",
         }
     }
 
@@ -59,6 +63,7 @@ impl Section {
             Section::Server => "Test API server throughput",
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
+            Section::Soak => "Soak: random writes and every fault, heap and handler queues over time",
         }
     }
 
@@ -74,6 +79,8 @@ pub struct RunArgs {
     pub sections: Vec<Section>,
     /// Small sizes, no clean builds (what CI runs).
     pub quick: bool,
+    /// How long the soak runs, in minutes.
+    pub soak_minutes: Option<f64>,
     /// Output directory.
     pub out: PathBuf,
 }
@@ -104,12 +111,13 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | codegen | workqueue>... [--quick] [--out DIR]
+bench <all | sync | memory | watch | listers | server | codegen | workqueue | soak>... [--quick] [--minutes M] [--out DIR]
 bench report [--out DIR]
 
-  all        every section (sync, memory, watch, listers, server, codegen, workqueue)
-  --quick    small sizes and no clean release builds (what CI runs)
-  --out DIR  where results.json, the charts and the table go (default: target/bench)
+  all          every section (sync, memory, watch, listers, server, codegen, workqueue, soak)
+  --quick      small sizes and no clean release builds (what CI runs); a 30 s soak
+  --minutes M  how long the soak runs (default 10; decimals allowed)
+  --out DIR    where results.json, the charts and the table go (default: target/bench)
 
 Writes DIR/results.json (records of sections run replace earlier ones), DIR/<section>.svg,
 DIR/table.md, and prints the table. `report` redraws the charts and table.md from
@@ -163,12 +171,26 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
     let mut run = RunArgs {
         sections: Vec::new(),
         quick: false,
+        soak_minutes: None,
         out: crate::output::default_dir(),
     };
     let mut rest = std::iter::once(first).chain(args);
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--quick" => run.quick = true,
+            "--minutes" => {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| BenchError::Usage("--minutes needs a number".into()))?;
+                match v.parse::<f64>() {
+                    Ok(m) if m.is_finite() && m > 0.0 => run.soak_minutes = Some(m),
+                    _ => {
+                        return Err(BenchError::Usage(format!(
+                            "--minutes {v:?}: not a positive number"
+                        )))
+                    }
+                }
+            }
             "--out" => {
                 run.out = rest
                     .next()
@@ -222,6 +244,15 @@ mod tests {
     }
 
     #[test]
+    fn soak_minutes() {
+        let Command::Run(r) = parse(args("soak --minutes 2.5")).unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(r.sections, [Section::Soak]);
+        assert_eq!(r.soak_minutes, Some(2.5));
+    }
+
+    #[test]
     fn serve_flags() {
         assert_eq!(
             parse(args("serve --pods 5 --namespaces 0 --history 9")).unwrap(),
@@ -253,6 +284,9 @@ mod tests {
             "report --out",
             "report x",
             "report --out d e",
+            "soak --minutes",
+            "soak --minutes -1",
+            "soak --minutes x",
         ] {
             let e = parse(args(bad)).unwrap_err();
             assert!(matches!(e, BenchError::Usage(_)), "{bad:?}: {e}");

@@ -4,6 +4,7 @@ pub mod codegen;
 pub mod listers;
 pub mod memory;
 pub mod server;
+pub mod soak;
 pub mod sync;
 pub mod watch;
 pub mod workqueue;
@@ -20,6 +21,8 @@ use crate::results::Record;
 pub struct Ctx {
     /// Small sizes, no clean builds.
     pub quick: bool,
+    /// How long the soak runs (`--minutes`; default 10, or a short run with `--quick`).
+    pub soak_minutes: Option<f64>,
 }
 
 /// Runs one section.
@@ -32,6 +35,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Server => server::run(ctx).await,
         Section::Codegen => codegen::run(ctx).await,
         Section::Workqueue => workqueue::run(ctx).await,
+        Section::Soak => soak::run(ctx).await,
     }
 }
 
