@@ -76,6 +76,8 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
     let server = server_rt
         .block_on(
             TestApiServer::builder()
+                // Lists at resourceVersion 0 paginate, as without a watch cache.
+                .rv0_ignores_limit(false)
                 .seed_pods(1_200)
                 .seed_namespaces(4)
                 .start(),
@@ -123,7 +125,11 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
             slow_coalescing.handler(Duration::from_millis(300)),
             HandlerOptions::coalescing(),
         );
-        assert_eq!(handler_threads(), threads_before + 3);
+        // A thread names itself once it runs.
+        eventually("three handler threads", || {
+            handler_threads() == threads_before + 3
+        })
+        .await;
         factory.start();
 
         eventually("a callback in flight", || {
@@ -156,9 +162,7 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
             slow_coalescing.calls.load(Ordering::SeqCst),
         );
         assert!(calls.0 < CONFIG_MAPS && calls.1 < CONFIG_MAPS, "{calls:?}");
-        for informer in [&pods, &secrets, &services] {
-            assert!(informer.is_stopped());
-        }
+        assert!(pods.is_stopped() && secrets.is_stopped() && services.is_stopped());
         assert!(config_maps.is_stopped() && !never_started.is_stopped());
         tokio::time::timeout(Duration::from_secs(1), idle.shutdown())
             .await
