@@ -288,7 +288,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(&format!("informer_handler_queue_depth_max{{{labels}}} 9\n")));
-        assert!(text.contains(&format!("informer_handler_coalesced_total{{{labels}}} 40\n")));
+        assert!(text.contains(&format!(
+            "informer_handler_coalesced_total{{{labels}}} 40\n"
+        )));
         assert!(text.contains(&format!("informer_handler_delivered_total{{{labels}}} 1\n")));
         assert!(text.contains("# TYPE informer_handler_panics_total counter\n"));
         assert!(!text.contains("seconds_since_last_event{"));

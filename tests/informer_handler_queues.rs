@@ -140,7 +140,10 @@ async fn write(server: &RunningServer, seed: u64, writes: usize, pause: Duration
         let name = format!("c{k}");
         let (kind, stored) = if !exists[k] {
             exists[k] = true;
-            ("add", server.create("configmaps", Some("a"), config_map(&name, i)))
+            (
+                "add",
+                server.create("configmaps", Some("a"), config_map(&name, i)),
+            )
         } else if rng.random_bool(0.1) {
             exists[k] = false;
             ("delete", server.delete("configmaps", Some("a"), &name))
@@ -255,12 +258,14 @@ async fn an_unbounded_handler_falling_behind_still_gets_every_event_in_order() {
     assert_eq!(stats.queue_policy, QueuePolicy::Unbounded);
     assert_eq!(stats.coalesced, 0);
     assert_eq!(stats.delivered, writes.len() as u64);
-    let seen = slow.seen.lock().unwrap();
-    assert_eq!(seen.log, writes);
-    assert!(seen.violations.is_empty(), "{:?}", seen.violations);
+    let (log, violations) = {
+        let seen = slow.seen.lock().unwrap();
+        (seen.log.clone(), seen.violations.clone())
+    };
+    assert_eq!(log, writes);
+    assert!(violations.is_empty(), "{violations:?}");
     // It fell behind: more notifications waited than there are objects.
     assert!(stats.max_queue_depth > OBJECTS, "{stats:?}");
-    drop(seen);
     cancel.cancel();
     task.await.unwrap();
 }

@@ -144,7 +144,10 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
             secrets.last_list_failure().is_some() && services.last_list_failure().is_some()
         })
         .await;
-        eventually("the config map watch", || server.open_watches("configmaps") > 0).await;
+        eventually("the config map watch", || {
+            server.open_watches("configmaps") > 0
+        })
+        .await;
         assert!(!pods.has_synced());
 
         let started = Instant::now();

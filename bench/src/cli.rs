@@ -63,7 +63,9 @@ impl Section {
             Section::Server => "Test API server throughput",
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
-            Section::Soak => "Soak: random writes and every fault, heap and handler queues over time",
+            Section::Soak => {
+                "Soak: random writes and every fault, heap and handler queues over time"
+            }
         }
     }
 

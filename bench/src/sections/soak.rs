@@ -33,6 +33,7 @@ use informer_runtime::{
 };
 use informers::SharedInformerFactory;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use test_apiserver::{fixtures, FaultTarget, RunningServer};
@@ -81,7 +82,7 @@ impl Plan {
                 writes_per_sec: 150,
                 fault_every: Duration::from_millis(1500),
                 sample_every: Duration::from_millis(500),
-                slow_cost: Duration::from_millis(10),
+                slow_cost: Duration::from_millis(30),
             };
         }
         Self {
@@ -277,7 +278,11 @@ async fn soak(server: &mut ServerProcess, plan: &Plan) -> Result<Vec<Record>, Be
         .flat_map(|w| {
             [&w.unbounded.0, &w.coalescing.0]
                 .into_iter()
-                .flat_map(move |c| c.violations().into_iter().map(move |v| format!("{}: {v}", w.name)))
+                .flat_map(move |c| {
+                    c.violations()
+                        .into_iter()
+                        .map(move |v| format!("{}: {v}", w.name))
+                })
         })
         .collect();
     let violation_count: u64 = watched
@@ -288,7 +293,9 @@ async fn soak(server: &mut ServerProcess, plan: &Plan) -> Result<Vec<Record>, Be
     let shutdown_started = Instant::now();
     tokio::time::timeout(Duration::from_secs(30), factory.shutdown())
         .await
-        .map_err(|_| BenchError::Timeout("soak: factory shutdown".into(), Duration::from_secs(30)))?;
+        .map_err(|_| {
+            BenchError::Timeout("soak: factory shutdown".into(), Duration::from_secs(30))
+        })?;
     let shutdown_ms = shutdown_started.elapsed().as_secs_f64() * 1000.0;
 
     Ok(records(&Outcome {
@@ -384,10 +391,7 @@ struct Outcome<'a> {
 fn records(o: &Outcome<'_>) -> Vec<Record> {
     let sum = |f: fn(&InformerStats) -> u64| o.stats.iter().map(f).sum::<u64>() as f64;
     let field = |k: &str| reply_field::<u64>(&o.stop_reply, k).unwrap_or(0) as f64;
-    let fault_kinds: Vec<String> = FAULTS
-        .iter()
-        .map(|k| format!("{k} {}", field(k)))
-        .collect();
+    let fault_kinds: Vec<String> = FAULTS.iter().map(|k| format!("{k} {}", field(k))).collect();
     let max_depth = |coalescing: bool| {
         o.watched
             .iter()
@@ -415,7 +419,11 @@ fn records(o: &Outcome<'_>) -> Vec<Record> {
             })
             .sum::<u64>() as f64
     };
-    let coalesced: u64 = o.watched.iter().map(|w| w.coalescing.1.stats().coalesced).sum();
+    let coalesced: u64 = o
+        .watched
+        .iter()
+        .map(|w| w.coalescing.1.stats().coalesced)
+        .sum();
     let heap_series: Vec<[f64; 2]> = o
         .samples
         .iter()
@@ -502,7 +510,10 @@ fn records(o: &Outcome<'_>) -> Vec<Record> {
     ];
     if !o.violations.is_empty() {
         let first: Vec<&str> = o.violations.iter().take(5).map(String::as_str).collect();
-        if let Some(r) = records.iter_mut().find(|r| r.name == "soak.sequence_violations") {
+        if let Some(r) = records
+            .iter_mut()
+            .find(|r| r.name == "soak.sequence_violations")
+        {
             r.note = Some(format!("first: {}", first.join("; ")));
         }
     }
@@ -705,7 +716,11 @@ impl Child {
         }
     }
 
-    async fn answer(&mut self, server: &Arc<RunningServer>, words: &[&str]) -> Result<String, String> {
+    async fn answer(
+        &mut self,
+        server: &Arc<RunningServer>,
+        words: &[&str],
+    ) -> Result<String, String> {
         let num = |i: usize| -> Result<u64, String> {
             words
                 .get(i)
@@ -720,9 +735,14 @@ impl Child {
                 let ns = |i: usize| format!("ns-{}", i % namespaces as usize);
                 let mut populations = vec![Population {
                     resource: "pods",
-                    names: (0..pods as usize).map(|i| (ns(i), format!("pod-{i}"))).collect(),
+                    names: (0..pods as usize)
+                        .map(|i| (ns(i), format!("pod-{i}")))
+                        .collect(),
                 }];
-                for (resource, count, prefix) in [("configmaps", cms, "cm"), ("widgets.example.com", widgets, "w")] {
+                for (resource, count, prefix) in [
+                    ("configmaps", cms, "cm"),
+                    ("widgets.example.com", widgets, "w"),
+                ] {
                     let mut names = Vec::new();
                     for i in 0..count as usize {
                         let (ns, name) = (ns(i), format!("{prefix}-{i}"));
@@ -788,9 +808,19 @@ impl Child {
                         .map_err(|e| format!("list {resource}: {e}"))?;
                     let digest = Digest::of(items.iter().map(|o| {
                         let m = &o["metadata"];
-                        let (ns, name) = (m["namespace"].as_str().unwrap_or_default(), m["name"].as_str().unwrap_or_default());
-                        let key = if ns.is_empty() { name.to_owned() } else { format!("{ns}/{name}") };
-                        (key, m["resourceVersion"].as_str().unwrap_or_default().to_owned())
+                        let (ns, name) = (
+                            m["namespace"].as_str().unwrap_or_default(),
+                            m["name"].as_str().unwrap_or_default(),
+                        );
+                        let key = if ns.is_empty() {
+                            name.to_owned()
+                        } else {
+                            format!("{ns}/{name}")
+                        };
+                        (
+                            key,
+                            m["resourceVersion"].as_str().unwrap_or_default().to_owned(),
+                        )
                     }));
                     let _ = write!(reply, " {resource}={}", digest.render());
                 }
@@ -853,7 +883,8 @@ async fn write(
     }
 }
 
-/// Injects a random fault every `every` on average until stopped; counts per kind.
+/// Injects a fault every `every` on average until stopped, every kind once per round in a
+/// random order (so even a short soak sees each); counts per kind.
 async fn inject(
     server: Arc<RunningServer>,
     seed: u64,
@@ -863,7 +894,14 @@ async fn inject(
     let mut rng = StdRng::seed_from_u64(seed);
     let mut counts = [0u64; FAULTS.len()];
     let faults = server.faults();
-    let verb = |rng: &mut StdRng| if rng.random_bool(0.5) { "list" } else { "watch" };
+    let verb = |rng: &mut StdRng| {
+        if rng.random_bool(0.5) {
+            "list"
+        } else {
+            "watch"
+        }
+    };
+    let mut round: Vec<usize> = Vec::new();
     loop {
         let pause = every.mul_f64(rng.random_range(0.5..1.5));
         tokio::select! {
@@ -872,15 +910,29 @@ async fn inject(
         }
         // A watch drop lasts until the next fault.
         faults.drop_watches_after(0);
-        let kind = rng.random_range(0..FAULTS.len());
+        if round.is_empty() {
+            round = (0..FAULTS.len()).collect();
+            round.shuffle(&mut rng);
+        }
+        let Some(kind) = round.pop() else {
+            continue;
+        };
         counts[kind] += 1;
         match kind {
             0 => faults.drop_watches_after(rng.random_range(1..50)),
             1 => faults.compact_history(),
-            2 => faults.fail_next(rng.random_range(1..4), 429, FaultTarget::any().verb(verb(&mut rng))),
+            2 => faults.fail_next(
+                rng.random_range(1..4),
+                429,
+                FaultTarget::any().verb(verb(&mut rng)),
+            ),
             3 => {
                 let code = if rng.random_bool(0.5) { 500 } else { 503 };
-                faults.fail_next(rng.random_range(1..4), code, FaultTarget::any().verb(verb(&mut rng)));
+                faults.fail_next(
+                    rng.random_range(1..4),
+                    code,
+                    FaultTarget::any().verb(verb(&mut rng)),
+                );
             }
             4 => faults.stall_next(
                 1,
@@ -904,18 +956,28 @@ pub fn chart(title: &str, records: &[Record]) -> Option<String> {
     let series: Vec<&Series> = records.iter().filter_map(|r| r.series.as_ref()).collect();
     let heap = series.iter().find(|s| s.unit == "MiB")?;
     let depths: Vec<&&Series> = series.iter().filter(|s| s.unit != "MiB").collect();
-    let (w, h, left, right, top, bottom) = (900.0, 420.0, 70.0, 70.0, 50.0, 50.0);
+    let (w, h, left, right, top, bottom) = (900.0, 440.0, 70.0, 70.0, 50.0, 80.0);
     let (pw, ph) = (w - left - right, h - top - bottom);
     let all_t = series.iter().flat_map(|s| s.points.iter().map(|p| p[0]));
     let t_max = all_t.fold(0.0_f64, f64::max).max(1.0);
-    let heap_max = heap.points.iter().map(|p| p[1]).fold(0.0_f64, f64::max).max(1.0) * 1.1;
+    let heap_max = heap
+        .points
+        .iter()
+        .map(|p| p[1])
+        .fold(0.0_f64, f64::max)
+        .max(1.0)
+        * 1.1;
     let depth_max = depths
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p[1]))
         .fold(0.0_f64, f64::max)
         .max(1.0)
         * 1.1;
-    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
@@ -926,11 +988,11 @@ pub fn chart(title: &str, records: &[Record]) -> Option<String> {
     for i in 0..=4 {
         let f = f64::from(i) / 4.0;
         let y = top + ph * (1.0 - f);
-        let _ = write!(
+        let _ = writeln!(
             svg,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.0}</text>\
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.1}</text>\
              <text x=\"{}\" y=\"{}\">{:.0}</text>\
-             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0}</text>\n",
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0}</text>",
             left - 6.0,
             y + 4.0,
             heap_max * f,
@@ -942,14 +1004,14 @@ pub fn chart(title: &str, records: &[Record]) -> Option<String> {
             t_max * f
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         svg,
         "<text x=\"{left}\" y=\"{}\">heap MiB (left)</text>\
          <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">seconds</text>\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">queue depth (right)</text>\n",
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">queue depth (right)</text>",
         top - 8.0,
         left + pw / 2.0,
-        h - 12.0,
+        h - bottom + 34.0,
         w - right,
         top - 8.0
     );
@@ -960,17 +1022,23 @@ pub fn chart(title: &str, records: &[Record]) -> Option<String> {
         let points: Vec<String> = s
             .points
             .iter()
-            .map(|p| format!("{:.1},{:.1}", left + pw * p[0] / t_max, top + ph * (1.0 - p[1] / max)))
+            .map(|p| {
+                format!(
+                    "{:.1},{:.1}",
+                    left + pw * p[0] / t_max,
+                    top + ph * (1.0 - p[1] / max)
+                )
+            })
             .collect();
         let _ = write!(
             svg,
             "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>\n\
              <rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"{colour}\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
             points.join(" "),
-            left + 10.0 + 250.0 * i as f64,
-            h - 30.0 + 40.0,
-            left + 26.0 + 250.0 * i as f64,
-            h - 30.0 + 49.0,
+            left + 250.0 * i as f64,
+            h - 20.0,
+            left + 16.0 + 250.0 * i as f64,
+            h - 11.0,
             esc(&s.label)
         );
     }
@@ -988,7 +1056,10 @@ mod tests {
         let b = Digest::of([("a".into(), "1".into()), ("b".into(), "2".into())]);
         assert_eq!(a, b);
         assert_eq!(Digest::parse(&a.render()), Some(a));
-        assert_ne!(a, Digest::of([("a".into(), "1".into()), ("b".into(), "3".into())]));
+        assert_ne!(
+            a,
+            Digest::of([("a".into(), "1".into()), ("b".into(), "3".into())])
+        );
         assert_eq!(Digest::parse("x"), None);
     }
 
