@@ -208,9 +208,11 @@ pub enum QueuePolicy {
     #[default]
     Unbounded,
     /// At most one pending notification per object: a newer change of an object replaces
-    /// the one still queued for it, so the queue never holds more entries than there are
-    /// distinct objects (plus the one being handled), and a handler that catches up sees
-    /// the newest state of every object. For level-triggered handlers such as a
+    /// the one still queued for it, and only objects that exist or that the handler knows
+    /// (one whose Delete is pending) have an entry, plus the one being handled: with a
+    /// steady count of N objects, at most 2N (N that exist, N whose Delete is pending)
+    /// however fast objects change or come and go, and N when they only change. A handler
+    /// that catches up sees the newest state of every object. For level-triggered handlers such as a
     /// controller's enqueue, which only need to know which objects changed.
     ///
     /// What a handler sees per object is still Add, Update*, Delete:

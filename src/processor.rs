@@ -127,7 +127,8 @@ impl HandlerRegistration {
 
     /// Notifications queued for this handler and not yet handled (the one being handled
     /// included). With [`QueuePolicy::CoalescePerObject`], objects with a notification
-    /// pending: never more than the objects the informer holds, plus the one being handled.
+    /// pending, each an object that exists or that the handler knows (its Delete pending),
+    /// plus the one being handled.
     pub fn queue_depth(&self) -> usize {
         self.shared.queued.load(Ordering::Acquire)
     }

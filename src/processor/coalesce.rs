@@ -6,11 +6,14 @@
 //! handler saw the state before that notification (the informer's notifications for one
 //! key are consistent: an Update's `old` and a Delete's object are what came before), so
 //! that state becomes the entry's `seen`. Later notifications for the key only move the
-//! entry's `newest` (or mark a delete) until the handler thread takes it.
+//! entry's `newest` (or mark a delete) until the handler thread takes it. An entry left
+//! with nothing to deliver (an object created and deleted before the handler got to it)
+//! is dropped at once, so entries exist only for objects the handler knows or that exist:
+//! churn of short-lived objects cannot grow the queue.
 //!
 //! [`QueuePolicy::CoalescePerObject`]: crate::handler::QueuePolicy::CoalescePerObject
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
@@ -27,6 +30,8 @@ const KEEP_CAPACITY: usize = 64;
 
 /// What is pending for one object.
 struct Entry<K> {
+    /// Its place in the queue.
+    seq: u64,
     /// The state the handler saw last (`None`: it does not know the object).
     seen: Option<Arc<K>>,
     /// A deletion of the object the handler saw, to deliver first.
@@ -47,7 +52,7 @@ fn deleted_object<K>(d: &Deleted<K>) -> &Arc<K> {
 }
 
 impl<K> Entry<K> {
-    fn new(event: Event<K>, at: Instant) -> Self {
+    fn new(seq: u64, event: Event<K>, at: Instant) -> Self {
         let (seen, deleted, newest, initial) = match event {
             Event::Added {
                 obj,
@@ -57,12 +62,18 @@ impl<K> Entry<K> {
             Event::Deleted(d) => (Some(deleted_object(&d).clone()), Some(d), None, false),
         };
         Self {
+            seq,
             seen,
             deleted,
             newest,
             initial,
             at,
         }
+    }
+
+    /// True when the entry has nothing left to deliver.
+    fn is_empty(&self) -> bool {
+        self.deleted.is_none() && self.newest.is_none()
     }
 
     /// True when the newest state would reach the handler as an Add.
@@ -132,9 +143,10 @@ pub(super) struct Taken<K> {
 }
 
 struct Pending<K> {
-    /// Keys in the order their entries were created; each key at most once.
-    order: VecDeque<String>,
+    /// Keys by the sequence number of their entry: the queue's order.
+    order: BTreeMap<u64, String>,
     entries: Entries<K>,
+    next_seq: u64,
     closed: bool,
     /// Entries created since the handler thread was last woken.
     unannounced: usize,
@@ -150,8 +162,9 @@ impl<K> CoalescingQueue<K> {
     pub(super) fn new() -> Self {
         Self {
             state: Mutex::new(Pending {
-                order: VecDeque::new(),
+                order: BTreeMap::new(),
                 entries: Entries::default(),
+                next_seq: 0,
                 closed: false,
                 unannounced: 0,
             }),
@@ -180,12 +193,20 @@ impl<K> CoalescingQueue<K> {
         if let Some(entry) = st.entries.get_mut(&key) {
             shared.coalesced.fetch_add(1, Ordering::Relaxed);
             entry.merge(event, shared);
+            if entry.is_empty() {
+                let seq = entry.seq;
+                st.entries.remove(&key);
+                st.order.remove(&seq);
+                shared.unqueued(false);
+            }
             return Some(st.unannounced);
         }
-        let entry = Entry::new(event, at);
+        let seq = st.next_seq;
+        st.next_seq += 1;
+        let entry = Entry::new(seq, event, at);
         shared.enqueued(entry.initial);
         st.entries.insert(key.clone(), entry);
-        st.order.push_back(key);
+        st.order.insert(seq, key);
         st.unannounced += 1;
         Some(st.unannounced)
     }
@@ -207,10 +228,9 @@ impl<K> CoalescingQueue<K> {
             if st.closed {
                 return None;
             }
-            if let Some(key) = st.order.pop_front() {
+            if let Some((_, key)) = st.order.pop_first() {
                 let entry = st.entries.remove(&key);
-                if st.order.is_empty() && st.order.capacity() > KEEP_CAPACITY {
-                    st.order = VecDeque::new();
+                if st.entries.is_empty() && st.entries.capacity() > KEEP_CAPACITY {
                     st.entries = Entries::default();
                 }
                 match entry {
@@ -226,7 +246,7 @@ impl<K> CoalescingQueue<K> {
     pub(super) fn close(&self, shared: &ListenerShared) {
         let mut st = self.lock();
         st.closed = true;
-        st.order = VecDeque::new();
+        st.order = BTreeMap::new();
         for (_, entry) in std::mem::take(&mut st.entries) {
             shared.unqueued(entry.initial);
         }
@@ -333,7 +353,8 @@ mod tests {
         assert_eq!(shared.pending_initial.load(Ordering::Acquire), 2);
         q.push("b".into(), deleted(2), now, &shared);
         assert_eq!(shared.pending_initial.load(Ordering::Acquire), 1);
-        assert_eq!(shared.queued.load(Ordering::Acquire), 2);
+        // The collapsed entry is gone at once.
+        assert_eq!(shared.queued.load(Ordering::Acquire), 1);
         let taken = q.take().unwrap();
         assert!(taken.initial);
         assert_eq!(drain(&q), Vec::<String>::new());

@@ -474,7 +474,20 @@ fn records(o: &Outcome<'_>) -> Vec<Record> {
             .with_series(Series::new("queue depth, unbounded handlers", "notifications", depth_series(|s| s.unbounded_depth))),
         Record::new(SECTION, "soak.queue_max.coalescing", max_depth(true), "objects")
             .with_series(Series::new("queue depth, coalescing handlers", "objects", depth_series(|s| s.coalescing_depth)))
-            .note("one handler's highest depth; bounded by its informer's objects plus deleted ones whose Delete is pending"),
+            .note("one handler's highest depth; entries exist only for objects that exist or whose Delete is pending: at most 2x its informer's objects"),
+        Record::new(
+            SECTION,
+            "soak.queue_max.coalescing_of_bound",
+            o.watched
+                .iter()
+                .map(|w| {
+                    w.coalescing.1.max_queue_depth() as f64 / (2 * w.unbounded.0.len() + 1) as f64
+                })
+                .fold(0.0, f64::max),
+            "ratio",
+        )
+        .target(Target::value_at_most(1.0))
+        .note("each coalescing handler's highest depth over its bound, 2 x its informer's objects + 1"),
         Record::new(SECTION, "soak.heap_after_sync", o.heap_after_sync as f64 / MIB, "MiB"),
         Record::new(SECTION, "soak.heap_peak", heap_peak as f64 / MIB, "MiB")
             .with_series(Series::new("heap", "MiB", heap_series)),
