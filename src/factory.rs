@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use futures_util::future::BoxFuture;
+use futures_util::future::{BoxFuture, Shared};
 use futures_util::FutureExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use tokio::sync::watch;
@@ -69,6 +69,7 @@ trait FactoryInformer: Send + Sync {
     fn last_failure(&self) -> Option<ListFailure>;
     fn subscribe(&self) -> watch::Receiver<()>;
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()>;
+    fn stop_unstarted(&self);
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -90,6 +91,9 @@ impl<K: Object> FactoryInformer for SharedIndexInformer<K> {
     }
     fn run(&self, cancel: CancellationToken) -> BoxFuture<'static, ()> {
         SharedIndexInformer::run(self, cancel).boxed()
+    }
+    fn stop_unstarted(&self) {
+        SharedIndexInformer::stop_unstarted(self)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -121,6 +125,9 @@ struct FactoryState {
     started: bool,
     shut_down: bool,
     tasks: Vec<JoinHandle<()>>,
+    /// The end of every informer task, made by the first `shutdown()`; every caller awaits
+    /// it, and any of them drives it, so a caller that gives up cannot strand the others.
+    stopped: Option<Shared<BoxFuture<'static, ()>>>,
 }
 
 /// The type-keyed informer registry a generated factory wraps. Cheap to clone; clones
@@ -260,7 +267,10 @@ impl SharedInformerFactoryCore {
                 running: false,
             },
         );
-        if state.started && !state.shut_down {
+        if state.shut_down {
+            // Never to run: let its handler threads end now rather than when it is dropped.
+            informer.stop_unstarted();
+        } else if state.started {
             self.start_pending(&mut state);
         }
         informer
@@ -454,19 +464,38 @@ impl SharedInformerFactoryCore {
         }
     }
 
-    /// Stops every informer and waits for their tasks (and handler threads) to end.
+    /// Stops every informer and waits until all their work has ended: every informer task
+    /// (list, watch and backoff are abandoned at once, mid-page or mid-request) and every
+    /// handler thread. A handler callback in flight runs to its end, so once this returns
+    /// no handler code runs any more; it cannot be interrupted, so a handler that blocks
+    /// forever blocks this too. Notifications still queued are dropped. Informers
+    /// registered but never started are stopped too (their handlers' threads end). Every
+    /// call waits, also concurrent and later ones.
     pub async fn shutdown(&self) {
-        let tasks = {
+        let stopped = {
             let mut state = self.lock();
             state.shut_down = true;
             self.cancel.cancel();
-            std::mem::take(&mut state.tasks)
-        };
-        for task in tasks {
-            if let Err(e) = task.await {
-                tracing::error!(error = %e, "an informer task failed");
+            for entry in state.entries.values().filter(|e| !e.running) {
+                entry.informer.stop_unstarted();
             }
-        }
+            let tasks = std::mem::take(&mut state.tasks);
+            state
+                .stopped
+                .get_or_insert_with(|| {
+                    async move {
+                        for task in tasks {
+                            if let Err(e) = task.await {
+                                tracing::error!(error = %e, "an informer task failed");
+                            }
+                        }
+                    }
+                    .boxed()
+                    .shared()
+                })
+                .clone()
+        };
+        stopped.await;
     }
 }
 

@@ -1,6 +1,8 @@
-//! Event handlers: what an informer tells its users about each object.
+//! Event handlers: what an informer tells its users about each object, and how each
+//! handler's queue holds what it has not handled yet.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::object::{object_key, Object};
 
@@ -189,6 +191,92 @@ impl<K: Send + Sync + 'static> ResourceEventHandler<K> for ResourceEventHandlerF
         if let Some(f) = &self.delete {
             f(obj)
         }
+    }
+}
+
+/// How a handler's queue holds the notifications the handler has not handled yet.
+///
+/// Every handler has its own queue and thread, so a slow handler never delays the
+/// informer or other handlers; the policy decides what a handler that falls behind costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QueuePolicy {
+    /// Every notification, in order, as client-go delivers them. The queue grows without
+    /// bound while the handler is slower than the event rate. The default: handlers that
+    /// must see every intermediate state (audit logs, event counters, anything
+    /// edge-triggered) keep working unchanged.
+    #[default]
+    Unbounded,
+    /// At most one pending notification per object: a newer change of an object replaces
+    /// the one still queued for it, and only objects that exist or that the handler knows
+    /// (one whose Delete is pending) have an entry, plus the one being handled: with a
+    /// steady count of N objects, at most 2N (N that exist, N whose Delete is pending)
+    /// however fast objects change or come and go, and N when they only change. A handler
+    /// that catches up sees the newest state of every object. For level-triggered handlers such as a
+    /// controller's enqueue, which only need to know which objects changed.
+    ///
+    /// What a handler sees per object is still Add, Update*, Delete:
+    /// - an object the handler has not seen arrives as an Add of its newest state (with
+    ///   `in_initial_list` as the first queued add said);
+    /// - an Update's `old` is the state the handler saw last, not the state before the
+    ///   last change, and its `new` the newest;
+    /// - a Delete of an object the handler saw is always delivered, with the object's
+    ///   final state; a Delete followed by a re-creation under the same key is delivered
+    ///   as that Delete, then an Add of the new object;
+    /// - an object created and deleted before the handler got to it is delivered not at
+    ///   all, as the informer already does for a delete it never saw an add for;
+    /// - a resync of an object with a change pending is absorbed by that change.
+    CoalescePerObject,
+}
+
+/// Options of one handler registration (see
+/// [`add_event_handler_with`](crate::SharedIndexInformer::add_event_handler_with)).
+///
+/// ```
+/// use std::time::Duration;
+/// use informer_runtime::handler::{HandlerOptions, QueuePolicy};
+///
+/// let options = HandlerOptions::coalescing().resync_period(Duration::from_secs(600));
+/// assert_eq!(options.queue(), QueuePolicy::CoalescePerObject);
+/// assert_eq!(HandlerOptions::default().queue(), QueuePolicy::Unbounded);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[must_use]
+pub struct HandlerOptions {
+    resync_period: Option<Duration>,
+    queue: QueuePolicy,
+}
+
+impl HandlerOptions {
+    /// Options with a [`QueuePolicy::CoalescePerObject`] queue.
+    pub fn coalescing() -> Self {
+        Self::default().queue_policy(QueuePolicy::CoalescePerObject)
+    }
+
+    /// How the handler's queue holds pending notifications (default
+    /// [`QueuePolicy::Unbounded`]).
+    pub fn queue_policy(mut self, policy: QueuePolicy) -> Self {
+        self.queue = policy;
+        self
+    }
+
+    /// Re-send every cached object as an update (old == new) every `period` (zero: never;
+    /// at least one second). Without it the informer's default resync period applies.
+    pub fn resync_period(mut self, period: Duration) -> Self {
+        self.resync_period = Some(period);
+        self
+    }
+
+    /// The queue policy.
+    #[must_use]
+    pub fn queue(&self) -> QueuePolicy {
+        self.queue
+    }
+
+    /// The resync period, if set.
+    #[must_use]
+    pub fn resync(&self) -> Option<Duration> {
+        self.resync_period
     }
 }
 

@@ -19,9 +19,9 @@ use crate::delta_apply::DeltaApplier;
 use crate::delta_channel::{delta_queue, Delta, DeltaReceiver};
 use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
-use crate::handler::{Event, Origin, ResourceEventHandler};
+use crate::handler::{Event, HandlerOptions, Origin, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
-use crate::object::Object;
+use crate::object::{object_key, Object};
 use crate::processor::Processor;
 use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
@@ -156,7 +156,7 @@ impl<K: Object> SharedIndexInformer<K> {
                 }),
                 dispatch: Mutex::new(Dispatch {
                     applier: DeltaApplier::new(writer),
-                    processor: Processor::new(name, synced.clone()),
+                    processor: Processor::new(name, synced.clone(), object_key::<K>),
                 }),
                 synced,
                 started: AtomicBool::new(false),
@@ -249,11 +249,13 @@ impl<K: Object> SharedIndexInformer<K> {
         Ok(())
     }
 
-    /// Adds a handler; it first receives the current contents as adds. On an informer that
-    /// already stopped the handler receives nothing and its registration reports
-    /// [`is_removed`](HandlerRegistration::is_removed).
+    /// Adds a handler; it first receives the current contents as adds. Its queue is
+    /// unbounded (every notification, in order); see
+    /// [`add_event_handler_with`](Self::add_event_handler_with) for a bounded one. On an
+    /// informer that already stopped the handler receives nothing and its registration
+    /// reports [`is_removed`](HandlerRegistration::is_removed).
     pub fn add_event_handler(&self, handler: impl ResourceEventHandler<K>) -> HandlerRegistration {
-        self.add_event_handler_with_resync_period(handler, self.inner.default_resync)
+        self.add_event_handler_with(handler, HandlerOptions::default())
     }
 
     /// Adds a handler that is re-sent every cached object as an update (old == new) every
@@ -263,11 +265,43 @@ impl<K: Object> SharedIndexInformer<K> {
         handler: impl ResourceEventHandler<K>,
         resync_period: Duration,
     ) -> HandlerRegistration {
+        self.add_event_handler_with(
+            handler,
+            HandlerOptions::default().resync_period(resync_period),
+        )
+    }
+
+    /// Adds a handler with `options`: its queue policy and resync period (the informer's
+    /// default unless set). A handler that can fall behind the event rate and needs only
+    /// the newest state of each object should coalesce, which bounds its queue by the
+    /// number of objects:
+    ///
+    /// ```no_run
+    /// # fn demo(informer: informer_runtime::SharedIndexInformer<k8s_openapi::api::core::v1::Pod>) {
+    /// use informer_runtime::handler::HandlerOptions;
+    /// use informer_runtime::ResourceEventHandlerFuncs;
+    ///
+    /// let reg = informer.add_event_handler_with(
+    ///     ResourceEventHandlerFuncs::default().on_update(|_old, _new| { /* slow work */ }),
+    ///     HandlerOptions::coalescing(),
+    /// );
+    /// println!("pending: {} (at most {})", reg.queue_depth(), reg.max_queue_depth());
+    /// # }
+    /// ```
+    pub fn add_event_handler_with(
+        &self,
+        handler: impl ResourceEventHandler<K>,
+        options: HandlerOptions,
+    ) -> HandlerRegistration {
+        let resync = options.resync().unwrap_or(self.inner.default_resync);
         let mut dispatch = lock(&self.inner.dispatch);
         let initial = self.inner.indexer.list();
-        let reg = dispatch
-            .processor
-            .add_handler(Arc::new(handler), Some(resync_period), initial);
+        let reg = dispatch.processor.add_handler(
+            Arc::new(handler),
+            Some(resync),
+            initial,
+            options.queue(),
+        );
         if self.inner.stopped.load(Ordering::Acquire) {
             // Nothing will follow the initial contents; let the handler thread end.
             drop(dispatch.processor.close());
@@ -418,6 +452,21 @@ impl<K: Object> SharedIndexInformer<K> {
             tracing::debug!(informer = %this.name(), "informer stopped");
         }
         .instrument(span)
+    }
+
+    /// Stops an informer that has not run and never will (its factory shut down): handler
+    /// threads end, waits for its sync fail with [`SyncErrorKind::Stopped`], and a later
+    /// [`run`](Self::run) returns at once. Does nothing to an informer that ran.
+    pub(crate) fn stop_unstarted(&self) {
+        // Whoever takes the lister-watcher owns the informer's lifecycle: `run` or this.
+        if lock(&self.inner.lister_watcher).take().is_none() {
+            return;
+        }
+        self.inner.stopped.store(true, Ordering::Release);
+        self.inner.status.notify();
+        // An informer that never ran delivered nothing: no callback is in flight to wait for.
+        drop(lock(&self.inner.dispatch).processor.close());
+        tracing::debug!(informer = %self.name(), "informer stopped before it ran");
     }
 
     fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {

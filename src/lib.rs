@@ -75,7 +75,9 @@ pub use factory::{
 };
 pub use failure::{ListFailure, SyncError, SyncErrorKind};
 pub use generic::GenericInformer;
-pub use handler::{Deleted, Event, ResourceEventHandler, ResourceEventHandlerFuncs};
+pub use handler::{
+    Deleted, Event, HandlerOptions, QueuePolicy, ResourceEventHandler, ResourceEventHandlerFuncs,
+};
 pub use informer::{HandlerRegistration, SharedIndexInformer};
 pub use leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
 pub use list_options::{ListOptions, TweakListOptions};

@@ -1,6 +1,7 @@
 //! Delivery of events to handlers (client-go's `sharedProcessor`): every handler has its
-//! own unbounded queue and its own thread, so a slow handler delays only itself and a
-//! panicking one is logged and skipped.
+//! own queue and its own thread, so a slow handler delays only itself and a panicking one
+//! is logged and skipped. A handler's queue is unbounded (every event, in order) or
+//! coalesces per object ([`QueuePolicy`]), which bounds it by the number of objects.
 //!
 //! Events go to a handler thread in batches: [`Processor::distribute`] collects them and
 //! [`Processor::flush`] hands each thread what it collected, which the informer does
@@ -12,6 +13,8 @@
 //! synchronous: a callback that blocks would otherwise stall a runtime worker, and with it
 //! the reflector and every other handler.
 
+mod coalesce;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc as std_mpsc, Arc, Mutex};
@@ -21,8 +24,9 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::handler::{Event, Origin, ResourceEventHandler};
+use crate::handler::{Deleted, Event, Origin, QueuePolicy, ResourceEventHandler};
 use crate::stats::HandlerStats;
+use coalesce::CoalescingQueue;
 
 /// The shortest per-handler resync period; shorter ones are raised to it (as in client-go).
 pub const MINIMUM_RESYNC_PERIOD: Duration = Duration::from_secs(1);
@@ -38,9 +42,12 @@ const MAX_BATCH: usize = 256;
 struct ListenerShared {
     id: u64,
     name: String,
+    policy: QueuePolicy,
     queued: AtomicUsize,
+    max_queued: AtomicUsize,
     pending_initial: AtomicUsize,
     delivered: AtomicU64,
+    coalesced: AtomicU64,
     panics: AtomicU64,
     last_wait_nanos: AtomicU64,
     removed: AtomicBool,
@@ -49,22 +56,40 @@ struct ListenerShared {
 }
 
 impl ListenerShared {
-    fn handled(&self, initial: bool, enqueued_at: Instant) {
-        let wait = u64::try_from(enqueued_at.elapsed().as_nanos()).unwrap_or(NO_WAIT - 1);
-        self.last_wait_nanos.store(wait, Ordering::Relaxed);
-        self.delivered.fetch_add(1, Ordering::Relaxed);
+    /// Counts one more queue entry (an initial add when `initial`).
+    fn enqueued(&self, initial: bool) {
+        let depth = self.queued.fetch_add(1, Ordering::AcqRel) + 1;
+        self.max_queued.fetch_max(depth, Ordering::Relaxed);
+        if initial {
+            self.pending_initial.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Takes back the counts of a queue entry that will never be handled.
+    fn unqueued(&self, initial: bool) {
+        self.queued.fetch_sub(1, Ordering::AcqRel);
         if initial {
             self.pending_initial.fetch_sub(1, Ordering::AcqRel);
         }
-        self.queued.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// Counts a queue entry (enqueued `at`) as handled, after `dispatched` callbacks.
+    fn handled(&self, initial: bool, enqueued_at: Instant, dispatched: u64) {
+        let wait = u64::try_from(enqueued_at.elapsed().as_nanos()).unwrap_or(NO_WAIT - 1);
+        self.last_wait_nanos.store(wait, Ordering::Relaxed);
+        self.delivered.fetch_add(dispatched, Ordering::Relaxed);
+        self.unqueued(initial);
     }
 
     fn stats(&self) -> HandlerStats {
         let wait = self.last_wait_nanos.load(Ordering::Relaxed);
         HandlerStats {
             id: self.id,
+            queue_policy: self.policy,
             queue_depth: self.queued.load(Ordering::Acquire),
+            max_queue_depth: self.max_queued.load(Ordering::Relaxed),
             delivered: self.delivered.load(Ordering::Relaxed),
+            coalesced: self.coalesced.load(Ordering::Relaxed),
             panics: self.panics.load(Ordering::Relaxed),
             last_wait: (wait != NO_WAIT).then(|| Duration::from_nanos(wait)),
         }
@@ -100,9 +125,17 @@ impl HandlerRegistration {
         self.shared.id
     }
 
-    /// Notifications queued for this handler and not yet handled.
+    /// Notifications queued for this handler and not yet handled (the one being handled
+    /// included). With [`QueuePolicy::CoalescePerObject`], objects with a notification
+    /// pending, each an object that exists or that the handler knows (its Delete pending),
+    /// plus the one being handled.
     pub fn queue_depth(&self) -> usize {
         self.shared.queued.load(Ordering::Acquire)
+    }
+
+    /// The highest [`queue_depth`](Self::queue_depth) since the handler was added.
+    pub fn max_queue_depth(&self) -> usize {
+        self.shared.max_queued.load(Ordering::Relaxed)
     }
 
     /// A snapshot of this handler's delivery state.
@@ -119,7 +152,32 @@ struct Queued<K> {
 enum Sink<K> {
     /// A handler thread, handed batches.
     Thread(std_mpsc::Sender<Vec<Queued<K>>>),
+    /// A handler thread taking from a per-object coalescing queue.
+    Coalescing(CoalescingSink<K>),
     Stream(mpsc::UnboundedSender<Queued<K>>),
+}
+
+/// The informer's end of a coalescing queue; dropping it closes the queue, which ends
+/// the handler thread once its callback in flight returns.
+struct CoalescingSink<K> {
+    queue: Arc<CoalescingQueue<K>>,
+    shared: Arc<ListenerShared>,
+}
+
+impl<K> Drop for CoalescingSink<K> {
+    fn drop(&mut self) {
+        self.queue.close(&self.shared);
+    }
+}
+
+/// The store key of the object `event` is about.
+fn event_key<K>(event: &Event<K>, key: fn(&K) -> String) -> String {
+    match event {
+        Event::Added { obj, .. } => key(obj),
+        Event::Updated { new, .. } => key(new),
+        Event::Deleted(Deleted::Object(obj)) => key(obj),
+        Event::Deleted(Deleted::FinalStateUnknown { key, .. }) => key.clone(),
+    }
 }
 
 struct Listener<K> {
@@ -133,13 +191,22 @@ struct Listener<K> {
 }
 
 impl<K> Listener<K> {
-    /// Queues `event` (enqueued `at`); false when the receiving side is gone.
-    fn send(&mut self, event: Event<K>, at: Instant) -> bool {
-        let initial = event.is_initial();
-        self.shared.queued.fetch_add(1, Ordering::AcqRel);
-        if initial {
-            self.shared.pending_initial.fetch_add(1, Ordering::AcqRel);
+    /// Queues `event` (enqueued `at`) for an object whose store key `key` gives; false
+    /// when the receiving side is gone.
+    fn send(&mut self, event: Event<K>, at: Instant, key: fn(&K) -> String) -> bool {
+        if let Sink::Coalescing(sink) = &self.sink {
+            let key = event_key(&event, key);
+            return match sink.queue.push(key, event, at, &self.shared) {
+                Some(unannounced) => {
+                    if unannounced >= MAX_BATCH {
+                        sink.queue.announce();
+                    }
+                    true
+                }
+                None => false,
+            };
         }
+        self.shared.enqueued(event.is_initial());
         let q = Queued { event, at };
         match &self.sink {
             Sink::Thread(_) => {
@@ -149,17 +216,23 @@ impl<K> Listener<K> {
             Sink::Stream(tx) => match tx.send(q) {
                 Ok(()) => true,
                 Err(mpsc::error::SendError(q)) => {
-                    self.unqueue(&q);
+                    self.shared.unqueued(q.event.is_initial());
                     false
                 }
             },
+            Sink::Coalescing(_) => true,
         }
     }
 
     /// Hands the pending events to the handler thread; false when the handler is gone.
     fn flush(&mut self) -> bool {
-        let Sink::Thread(tx) = &self.sink else {
-            return true;
+        let tx = match &self.sink {
+            Sink::Thread(tx) => tx,
+            Sink::Coalescing(sink) => {
+                sink.queue.announce();
+                return true;
+            }
+            Sink::Stream(_) => return true,
         };
         if self.pending.is_empty() {
             return true;
@@ -168,18 +241,10 @@ impl<K> Listener<K> {
             Ok(()) => true,
             Err(std_mpsc::SendError(batch)) => {
                 for q in &batch {
-                    self.unqueue(q);
+                    self.shared.unqueued(q.event.is_initial());
                 }
                 false
             }
-        }
-    }
-
-    /// Takes back the counts of an event that could not be queued.
-    fn unqueue(&self, q: &Queued<K>) {
-        self.shared.queued.fetch_sub(1, Ordering::AcqRel);
-        if q.event.is_initial() {
-            self.shared.pending_initial.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
@@ -194,15 +259,22 @@ pub(crate) struct Processor<K> {
     listeners: Vec<Listener<K>>,
     next_id: u64,
     upstream_synced: Arc<AtomicBool>,
+    /// The store key of an object, which coalescing queues merge by.
+    key: fn(&K) -> String,
 }
 
 impl<K: Send + Sync + 'static> Processor<K> {
-    pub(crate) fn new(name: String, upstream_synced: Arc<AtomicBool>) -> Self {
+    pub(crate) fn new(
+        name: String,
+        upstream_synced: Arc<AtomicBool>,
+        key: fn(&K) -> String,
+    ) -> Self {
         Self {
             name,
             listeners: Vec::new(),
             next_id: 0,
             upstream_synced,
+            key,
         }
     }
 
@@ -210,14 +282,17 @@ impl<K: Send + Sync + 'static> Processor<K> {
         self.name = name;
     }
 
-    fn new_shared(&mut self) -> (Arc<ListenerShared>, oneshot::Sender<()>) {
+    fn new_shared(&mut self, policy: QueuePolicy) -> (Arc<ListenerShared>, oneshot::Sender<()>) {
         let (done_tx, done_rx) = oneshot::channel();
         let shared = Arc::new(ListenerShared {
             id: self.next_id,
             name: self.name.clone(),
+            policy,
             queued: AtomicUsize::new(0),
+            max_queued: AtomicUsize::new(0),
             pending_initial: AtomicUsize::new(0),
             delivered: AtomicU64::new(0),
+            coalesced: AtomicU64::new(0),
             panics: AtomicU64::new(0),
             last_wait_nanos: AtomicU64::new(NO_WAIT),
             removed: AtomicBool::new(false),
@@ -255,6 +330,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
                     in_initial_list: true,
                 },
                 now,
+                self.key,
             );
         }
         if !(open && listener.flush()) {
@@ -263,25 +339,43 @@ impl<K: Send + Sync + 'static> Processor<K> {
         self.listeners.push(listener);
     }
 
-    /// Registers `handler`, first queueing `initial` (the current contents) as adds.
+    /// Registers `handler` with a `policy` queue, first queueing `initial` (the current
+    /// contents) as adds.
     pub(crate) fn add_handler(
         &mut self,
         handler: Arc<dyn ResourceEventHandler<K>>,
         resync: Option<Duration>,
         initial: Vec<Arc<K>>,
+        policy: QueuePolicy,
     ) -> HandlerRegistration {
-        let (shared, done_tx) = self.new_shared();
-        let (tx, rx) = std_mpsc::channel::<Vec<Queued<K>>>();
+        let (shared, done_tx) = self.new_shared(policy);
         let thread_shared = shared.clone();
-        let spawned = std::thread::Builder::new()
-            .name(format!("informer-handler-{}", shared.id))
-            .spawn(move || deliver(rx, handler, thread_shared, done_tx));
+        let builder = std::thread::Builder::new().name(format!("informer-handler-{}", shared.id));
+        let (spawned, sink) = match policy {
+            QueuePolicy::Unbounded => {
+                let (tx, rx) = std_mpsc::channel::<Vec<Queued<K>>>();
+                let spawned = builder.spawn(move || deliver(rx, handler, thread_shared, done_tx));
+                (spawned, Sink::Thread(tx))
+            }
+            QueuePolicy::CoalescePerObject => {
+                let queue = Arc::new(CoalescingQueue::new());
+                let thread_queue = queue.clone();
+                let spawned = builder.spawn(move || {
+                    deliver_coalesced(&thread_queue, handler, thread_shared, done_tx)
+                });
+                let sink = CoalescingSink {
+                    queue,
+                    shared: shared.clone(),
+                };
+                (spawned, Sink::Coalescing(sink))
+            }
+        };
         if let Err(e) = spawned {
             tracing::error!(informer = %self.name, error = %e, "cannot start a handler thread; the handler receives nothing");
             shared.removed.store(true, Ordering::Release);
             return HandlerRegistration { shared };
         }
-        self.push_listener(shared.clone(), Sink::Thread(tx), resync, initial);
+        self.push_listener(shared.clone(), sink, resync, initial);
         HandlerRegistration { shared }
     }
 
@@ -290,7 +384,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
         &mut self,
         initial: Vec<Arc<K>>,
     ) -> (HandlerRegistration, BoxStream<'static, Event<K>>) {
-        let (shared, done_tx) = self.new_shared();
+        let (shared, done_tx) = self.new_shared(QueuePolicy::Unbounded);
         // A stream has no thread to wait for at shutdown: its consumer may never poll again.
         drop(done_tx);
         shared
@@ -308,7 +402,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
                 }
                 let q = rx.recv().await?;
                 let initial = q.event.is_initial();
-                shared.handled(initial, q.at);
+                shared.handled(initial, q.at, 1);
                 Some((q.event, (rx, shared)))
             })
             .boxed();
@@ -319,6 +413,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
     pub(crate) fn distribute(&mut self, event: Event<K>, origin: Origin) {
         let at = Instant::now();
         let mut any_gone = false;
+        let key = self.key;
         for l in &mut self.listeners {
             if l.is_gone() {
                 any_gone = true;
@@ -327,7 +422,7 @@ impl<K: Send + Sync + 'static> Processor<K> {
             if origin == Origin::Resync && !l.resync_due {
                 continue;
             }
-            if !l.send(event.clone(), at) {
+            if !l.send(event.clone(), at, key) {
                 l.shared.removed.store(true, Ordering::Release);
                 any_gone = true;
             }
@@ -395,6 +490,29 @@ impl<K: Send + Sync + 'static> Processor<K> {
     }
 }
 
+/// Calls the handler with `event` unless it was removed meanwhile; a panic is counted and
+/// logged. The number of callbacks made (0 or 1).
+fn dispatch<K: 'static>(
+    event: &Event<K>,
+    handler: &dyn ResourceEventHandler<K>,
+    shared: &ListenerShared,
+) -> u64 {
+    if shared.removed.load(Ordering::Acquire) {
+        return 0;
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| event.dispatch_to(handler)));
+    if let Err(panic) = outcome {
+        shared.panics.fetch_add(1, Ordering::Relaxed);
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a non-string payload".to_owned());
+        tracing::error!(informer = %shared.name, handler = shared.id, panic = %what, "event handler panicked; it keeps receiving later events");
+    }
+    1
+}
+
 fn deliver<K: 'static>(
     rx: std_mpsc::Receiver<Vec<Queued<K>>>,
     handler: Arc<dyn ResourceEventHandler<K>>,
@@ -402,22 +520,26 @@ fn deliver<K: 'static>(
     done: oneshot::Sender<()>,
 ) {
     for q in rx.iter().flatten() {
-        let initial = q.event.is_initial();
-        if shared.removed.load(Ordering::Acquire) {
-            shared.handled(initial, q.at);
-            continue;
-        }
-        let outcome = catch_unwind(AssertUnwindSafe(|| q.event.dispatch_to(handler.as_ref())));
-        if let Err(panic) = outcome {
-            shared.panics.fetch_add(1, Ordering::Relaxed);
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a non-string payload".to_owned());
-            tracing::error!(informer = %shared.name, handler = shared.id, panic = %what, "event handler panicked; it keeps receiving later events");
-        }
-        shared.handled(initial, q.at);
+        let dispatched = dispatch(&q.event, handler.as_ref(), &shared);
+        shared.handled(q.event.is_initial(), q.at, dispatched);
+    }
+    drop(done);
+}
+
+fn deliver_coalesced<K: 'static>(
+    queue: &CoalescingQueue<K>,
+    handler: Arc<dyn ResourceEventHandler<K>>,
+    shared: Arc<ListenerShared>,
+    done: oneshot::Sender<()>,
+) {
+    while let Some(taken) = queue.take() {
+        let dispatched: u64 = taken
+            .events
+            .iter()
+            .flatten()
+            .map(|event| dispatch(event, handler.as_ref(), &shared))
+            .sum();
+        shared.handled(taken.initial, taken.at, dispatched);
     }
     drop(done);
 }
@@ -426,6 +548,29 @@ fn deliver<K: 'static>(
 mod tests {
     use super::*;
     use crate::handler::ResourceEventHandlerFuncs;
+
+    fn key(n: &u32) -> String {
+        n.to_string()
+    }
+
+    /// A listener's shared state, for the coalescing queue's own tests.
+    pub(crate) fn shared_for_test() -> ListenerShared {
+        ListenerShared {
+            id: 0,
+            name: "test".into(),
+            policy: QueuePolicy::CoalescePerObject,
+            queued: AtomicUsize::new(0),
+            max_queued: AtomicUsize::new(0),
+            pending_initial: AtomicUsize::new(0),
+            delivered: AtomicU64::new(0),
+            coalesced: AtomicU64::new(0),
+            panics: AtomicU64::new(0),
+            last_wait_nanos: AtomicU64::new(NO_WAIT),
+            removed: AtomicBool::new(false),
+            upstream_synced: Arc::new(AtomicBool::new(true)),
+            finished: Mutex::new(None),
+        }
+    }
 
     fn wait_until(cond: impl Fn() -> bool) {
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -438,7 +583,7 @@ mod tests {
     #[test]
     fn slow_and_panicking_handlers_do_not_affect_others() {
         let synced = Arc::new(AtomicBool::new(true));
-        let mut p = Processor::<u32>::new("test".into(), synced);
+        let mut p = Processor::<u32>::new("test".into(), synced, key);
         let gate = Arc::new(Mutex::new(()));
         let held = gate.lock().unwrap();
         let slow_gate = gate.clone();
@@ -448,6 +593,7 @@ mod tests {
             })),
             None,
             vec![],
+            QueuePolicy::Unbounded,
         );
         let seen = Arc::new(Mutex::new(Vec::new()));
         let seen2 = seen.clone();
@@ -458,6 +604,7 @@ mod tests {
             ),
             None,
             vec![],
+            QueuePolicy::Unbounded,
         );
         let panicky = p.add_handler(
             Arc::new(
@@ -467,6 +614,7 @@ mod tests {
             ),
             None,
             vec![],
+            QueuePolicy::Unbounded,
         );
         for i in 0..10u32 {
             p.distribute(
@@ -493,7 +641,7 @@ mod tests {
     #[test]
     fn initial_adds_gate_has_synced_and_removed_handlers_get_nothing() {
         let synced = Arc::new(AtomicBool::new(false));
-        let mut p = Processor::<u32>::new("test".into(), synced.clone());
+        let mut p = Processor::<u32>::new("test".into(), synced.clone(), key);
         let count = Arc::new(AtomicUsize::new(0));
         let c2 = count.clone();
         let reg = p.add_handler(
@@ -505,6 +653,7 @@ mod tests {
             ),
             None,
             vec![Arc::new(1), Arc::new(2)],
+            QueuePolicy::Unbounded,
         );
         assert!(!reg.has_synced());
         synced.store(true, Ordering::SeqCst);
@@ -525,13 +674,19 @@ mod tests {
     #[test]
     fn resync_goes_only_to_due_listeners() {
         let synced = Arc::new(AtomicBool::new(true));
-        let mut p = Processor::<u32>::new("test".into(), synced);
+        let mut p = Processor::<u32>::new("test".into(), synced, key);
         let a = p.add_handler(
             Arc::new(ResourceEventHandlerFuncs::default()),
             Some(Duration::from_secs(1)),
             vec![],
+            QueuePolicy::Unbounded,
         );
-        let b = p.add_handler(Arc::new(ResourceEventHandlerFuncs::default()), None, vec![]);
+        let b = p.add_handler(
+            Arc::new(ResourceEventHandlerFuncs::default()),
+            None,
+            vec![],
+            QueuePolicy::Unbounded,
+        );
         let due = p.next_resync().unwrap();
         assert!(p.begin_resync(due));
         p.distribute(
@@ -551,7 +706,7 @@ mod tests {
     #[test]
     fn a_burst_reaches_handlers_in_bounded_batches_even_without_a_flush() {
         let synced = Arc::new(AtomicBool::new(true));
-        let mut p = Processor::<u32>::new("test".into(), synced);
+        let mut p = Processor::<u32>::new("test".into(), synced, key);
         let seen = Arc::new(Mutex::new(Vec::new()));
         let seen2 = seen.clone();
         let reg = p.add_handler(
@@ -561,6 +716,7 @@ mod tests {
             ),
             None,
             vec![],
+            QueuePolicy::Unbounded,
         );
         let n = u32::try_from(MAX_BATCH * 2 + 3).unwrap();
         for i in 0..n {
@@ -578,5 +734,85 @@ mod tests {
         p.flush();
         wait_until(|| seen.lock().unwrap().len() == n as usize);
         assert_eq!(*seen.lock().unwrap(), (0..n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_coalescing_queue_holds_one_entry_per_object_and_ends_at_the_newest() {
+        let synced = Arc::new(AtomicBool::new(true));
+        let mut p = Processor::<u32>::new("test".into(), synced, |n: &u32| (n / 1000).to_string());
+        let gate = Arc::new(Mutex::new(()));
+        let held = gate.lock().unwrap();
+        let slow_gate = gate.clone();
+        let entered = Arc::new(AtomicUsize::new(0));
+        let entered2 = entered.clone();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (l1, l2, l3) = (log.clone(), log.clone(), log.clone());
+        let reg = p.add_handler(
+            Arc::new(
+                ResourceEventHandlerFuncs::default()
+                    .on_add(move |o: &Arc<u32>, _| {
+                        entered2.fetch_add(1, Ordering::SeqCst);
+                        let _g = slow_gate.lock();
+                        l1.lock().unwrap().push(format!("add {o}"));
+                    })
+                    .on_update(move |old, new| {
+                        l2.lock().unwrap().push(format!("update {old}->{new}"))
+                    })
+                    .on_delete(move |d| {
+                        let obj = match d {
+                            Deleted::Object(o) => o,
+                            Deleted::FinalStateUnknown { last_known, .. } => last_known,
+                        };
+                        l3.lock().unwrap().push(format!("delete {obj}"))
+                    }),
+            ),
+            None,
+            vec![],
+            QueuePolicy::CoalescePerObject,
+        );
+        // Objects 0..10 are `k * 1000 + version`; object 0 is added first and blocks the handler.
+        for k in 0..10u32 {
+            p.distribute(
+                Event::Added {
+                    obj: Arc::new(k * 1000),
+                    in_initial_list: false,
+                },
+                Origin::Change,
+            );
+        }
+        p.flush();
+        wait_until(|| entered.load(Ordering::SeqCst) == 1);
+        for v in 1..100u32 {
+            for k in 0..10u32 {
+                p.distribute(
+                    Event::Updated {
+                        old: Arc::new(k * 1000 + v - 1),
+                        new: Arc::new(k * 1000 + v),
+                    },
+                    Origin::Change,
+                );
+            }
+        }
+        p.distribute(
+            Event::Deleted(Deleted::Object(Arc::new(9099))),
+            Origin::Change,
+        );
+        p.flush();
+        assert!(reg.max_queue_depth() <= 11, "{}", reg.max_queue_depth());
+        drop(held);
+        wait_until(|| reg.queue_depth() == 0);
+        let log = log.lock().unwrap().clone();
+        // Object 0 was being handled, so its updates queue anew, behind the others; those
+        // were still queued, so each arrives once, as an add of its newest state, but
+        // object 9, created and deleted meanwhile, does not arrive at all.
+        let mut expected = vec!["add 0".to_owned()];
+        expected.extend((1..9).map(|k| format!("add {}", k * 1000 + 99)));
+        expected.push("update 0->99".to_owned());
+        assert_eq!(log, expected);
+        let stats = reg.stats();
+        assert_eq!(stats.delivered, 10);
+        // 990 updates and a delete; only object 0's first update made a new entry.
+        assert_eq!(stats.coalesced, 990);
+        assert_eq!(stats.queue_policy, QueuePolicy::CoalescePerObject);
     }
 }

@@ -4,6 +4,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::handler::QueuePolicy;
+
 /// Live counters an informer and its reflector update.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
@@ -42,10 +44,18 @@ impl Counters {
 pub struct HandlerStats {
     /// The handler's id within its informer, in registration order.
     pub id: u64,
-    /// Notifications queued and not yet handled.
+    /// How the handler's queue holds pending notifications.
+    pub queue_policy: QueuePolicy,
+    /// Notifications queued and not yet handled (the one being handled included); with
+    /// [`QueuePolicy::CoalescePerObject`], objects with a notification pending.
     pub queue_depth: usize,
-    /// Notifications handled so far.
+    /// The highest `queue_depth` since the handler was added.
+    pub max_queue_depth: usize,
+    /// Notifications handled so far (callbacks made).
     pub delivered: u64,
+    /// Notifications merged into one already queued for the same object, so not
+    /// delivered on their own ([`QueuePolicy::CoalescePerObject`] only).
+    pub coalesced: u64,
     /// Notifications whose handling panicked.
     pub panics: u64,
     /// How long the most recently handled notification waited in the queue.
@@ -125,7 +135,7 @@ pub(crate) fn escape_label(value: &str) -> String {
 }
 
 /// Renders snapshots in the Prometheus text exposition format (version 0.0.4), one sample
-/// per informer (label `informer`) and per handler (labels `informer`, `handler`), ready to
+/// per informer (label `informer`) and per handler (labels `informer`, `handler`, `queue`), ready to
 /// serve from a `/metrics` endpoint without a metrics library.
 pub fn render_prometheus(stats: &[InformerStats]) -> String {
     use std::fmt::Write as _;
@@ -187,28 +197,58 @@ pub fn render_prometheus(stats: &[InformerStats]) -> String {
             );
         }
     }
-    let _ = writeln!(out, "# HELP informer_handler_queue_depth Notifications queued for a handler.\n# TYPE informer_handler_queue_depth gauge");
-    for s in stats {
-        for h in &s.handlers {
-            let _ = writeln!(
-                out,
-                "informer_handler_queue_depth{{informer=\"{}\",handler=\"{}\"}} {}",
-                escape_label(&s.name),
-                h.id,
-                h.queue_depth
-            );
-        }
-    }
-    let _ = writeln!(out, "# HELP informer_handler_panics_total Notifications whose handler panicked.\n# TYPE informer_handler_panics_total counter");
-    for s in stats {
-        for h in &s.handlers {
-            let _ = writeln!(
-                out,
-                "informer_handler_panics_total{{informer=\"{}\",handler=\"{}\"}} {}",
-                escape_label(&s.name),
-                h.id,
-                h.panics
-            );
+    type HandlerField = fn(&HandlerStats) -> u64;
+    let per_handler: [(&str, &str, &str, HandlerField); 5] = [
+        (
+            "queue_depth",
+            "gauge",
+            "Notifications queued for a handler (coalescing: objects with one pending).",
+            |h| h.queue_depth as u64,
+        ),
+        (
+            "queue_depth_max",
+            "gauge",
+            "The highest queue depth of a handler since it was added.",
+            |h| h.max_queue_depth as u64,
+        ),
+        (
+            "delivered_total",
+            "counter",
+            "Notifications a handler handled.",
+            |h| h.delivered,
+        ),
+        (
+            "coalesced_total",
+            "counter",
+            "Notifications merged into one already queued for the same object.",
+            |h| h.coalesced,
+        ),
+        (
+            "panics_total",
+            "counter",
+            "Notifications whose handler panicked.",
+            |h| h.panics,
+        ),
+    ];
+    for (name, kind, help, get) in per_handler {
+        let _ = writeln!(
+            out,
+            "# HELP informer_handler_{name} {help}\n# TYPE informer_handler_{name} {kind}"
+        );
+        for s in stats {
+            for h in &s.handlers {
+                let policy = match h.queue_policy {
+                    QueuePolicy::Unbounded => "unbounded",
+                    QueuePolicy::CoalescePerObject => "coalesce",
+                };
+                let _ = writeln!(
+                    out,
+                    "informer_handler_{name}{{informer=\"{}\",handler=\"{}\",queue=\"{policy}\"}} {}",
+                    escape_label(&s.name),
+                    h.id,
+                    get(h)
+                );
+            }
         }
     }
     out
@@ -226,8 +266,11 @@ mod tests {
         Counters::bump(&c.added);
         let handler = HandlerStats {
             id: 3,
+            queue_policy: QueuePolicy::CoalescePerObject,
             queue_depth: 7,
+            max_queue_depth: 9,
             delivered: 1,
+            coalesced: 40,
             panics: 2,
             last_wait: None,
         };
@@ -239,9 +282,16 @@ mod tests {
         );
         assert!(text.contains("informer_added_events_total{informer=\"core/v1/\\\"pods\\\"\"} 2\n"));
         assert!(text.contains("informer_cached_objects{informer=\"core/v1/\\\"pods\\\"\"} 5\n"));
-        assert!(text.contains(
-            "informer_handler_queue_depth{informer=\"core/v1/\\\"pods\\\"\",handler=\"3\"} 7\n"
-        ));
+        let labels = "informer=\"core/v1/\\\"pods\\\"\",handler=\"3\",queue=\"coalesce\"";
+        assert!(
+            text.contains(&format!("informer_handler_queue_depth{{{labels}}} 7\n")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("informer_handler_queue_depth_max{{{labels}}} 9\n")));
+        assert!(text.contains(&format!(
+            "informer_handler_coalesced_total{{{labels}}} 40\n"
+        )));
+        assert!(text.contains(&format!("informer_handler_delivered_total{{{labels}}} 1\n")));
         assert!(text.contains("# TYPE informer_handler_panics_total counter\n"));
         assert!(!text.contains("seconds_since_last_event{"));
     }

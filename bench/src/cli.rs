@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue|kube>... [--quick] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue|kube|soak>... [--quick] [--minutes M] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -24,6 +24,8 @@ pub enum Section {
     Workqueue,
     /// Initial sync through a kube::Client vs our own transport vs kube-rs.
     Kube,
+    /// Minutes of random writes and faults: caches exact, heap flat, queues bounded.
+    Soak,
 }
 
 impl Section {
@@ -37,6 +39,7 @@ impl Section {
         Section::Codegen,
         Section::Workqueue,
         Section::Kube,
+        Section::Soak,
     ];
 
     /// The section's name on the command line and in results.
@@ -50,6 +53,7 @@ impl Section {
             Section::Codegen => "codegen",
             Section::Workqueue => "workqueue",
             Section::Kube => "kube",
+            Section::Soak => "soak",
         }
     }
 
@@ -64,6 +68,9 @@ impl Section {
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
             Section::Kube => "Initial sync through a kube::Client",
+            Section::Soak => {
+                "Soak: random writes and every fault, heap and handler queues over time"
+            }
         }
     }
 
@@ -79,6 +86,8 @@ pub struct RunArgs {
     pub sections: Vec<Section>,
     /// Small sizes, no clean builds (what CI runs).
     pub quick: bool,
+    /// How long the soak runs, in minutes.
+    pub soak_minutes: Option<f64>,
     /// Output directory.
     pub out: PathBuf,
 }
@@ -109,12 +118,13 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | codegen | workqueue | kube>... [--quick] [--out DIR]
+bench <all | sync | memory | watch | listers | server | codegen | workqueue | kube | soak>... [--quick] [--minutes M] [--out DIR]
 bench report [--out DIR]
 
-  all        every section (sync, memory, watch, listers, server, codegen, workqueue)
-  --quick    small sizes and no clean release builds (what CI runs)
-  --out DIR  where results.json, the charts and the table go (default: target/bench)
+  all          every section (sync, memory, watch, listers, server, codegen, workqueue, kube, soak)
+  --quick      small sizes and no clean release builds (what CI runs); a 30 s soak
+  --minutes M  how long the soak runs (default 10; decimals allowed)
+  --out DIR    where results.json, the charts and the table go (default: target/bench)
 
 Writes DIR/results.json (records of sections run replace earlier ones), DIR/<section>.svg,
 DIR/table.md, and prints the table. `report` redraws the charts and table.md from
@@ -168,12 +178,26 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
     let mut run = RunArgs {
         sections: Vec::new(),
         quick: false,
+        soak_minutes: None,
         out: crate::output::default_dir(),
     };
     let mut rest = std::iter::once(first).chain(args);
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--quick" => run.quick = true,
+            "--minutes" => {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| BenchError::Usage("--minutes needs a number".into()))?;
+                match v.parse::<f64>() {
+                    Ok(m) if m.is_finite() && m > 0.0 => run.soak_minutes = Some(m),
+                    _ => {
+                        return Err(BenchError::Usage(format!(
+                            "--minutes {v:?}: not a positive number"
+                        )))
+                    }
+                }
+            }
             "--out" => {
                 run.out = rest
                     .next()
@@ -227,6 +251,15 @@ mod tests {
     }
 
     #[test]
+    fn soak_minutes() {
+        let Command::Run(r) = parse(args("soak --minutes 2.5")).unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(r.sections, [Section::Soak]);
+        assert_eq!(r.soak_minutes, Some(2.5));
+    }
+
+    #[test]
     fn serve_flags() {
         assert_eq!(
             parse(args("serve --pods 5 --namespaces 0 --history 9")).unwrap(),
@@ -258,6 +291,9 @@ mod tests {
             "report --out",
             "report x",
             "report --out d e",
+            "soak --minutes",
+            "soak --minutes -1",
+            "soak --minutes x",
         ] {
             let e = parse(args(bad)).unwrap_err();
             assert!(matches!(e, BenchError::Usage(_)), "{bad:?}: {e}");

@@ -73,7 +73,10 @@ fn main() -> ExitCode {
 /// Runs the sections one after another; a failed section is reported and recorded, and
 /// the others still run. Fails at the end if any section failed.
 async fn run(args: RunArgs) -> Result<(), BenchError> {
-    let ctx = sections::Ctx { quick: args.quick };
+    let ctx = sections::Ctx {
+        quick: args.quick,
+        soak_minutes: args.soak_minutes,
+    };
     let mut all: Vec<Record> = Vec::new();
     let mut failed = Vec::new();
     for section in &args.sections {
@@ -131,7 +134,11 @@ fn draw(out: &Path, records: &[Record]) -> Result<(), BenchError> {
             .filter(|r| r.section == section.name())
             .cloned()
             .collect();
-        if let Some(svg) = chart::section_svg(section.title(), &of_section) {
+        let svg = match section {
+            Section::Soak => sections::soak::chart(section.title(), &of_section),
+            _ => chart::section_svg(section.title(), &of_section),
+        };
+        if let Some(svg) = svg {
             output::write_file(&out.join(format!("{}.svg", section.name())), svg.as_bytes())?;
         }
     }

@@ -112,6 +112,31 @@ pub struct Record {
     /// Why a figure is missing, or what it depends on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Samples over time behind the figure, for charts (e.g. the soak's heap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<Series>,
+}
+
+/// A time series: `[seconds, value]` points of one quantity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// What is plotted, e.g. `heap`.
+    pub label: String,
+    /// The unit of the values.
+    pub unit: String,
+    /// `[seconds since the start, value]`, in time order.
+    pub points: Vec<[f64; 2]>,
+}
+
+impl Series {
+    /// A series of `points`.
+    pub fn new(label: &str, unit: &str, points: Vec<[f64; 2]>) -> Self {
+        Self {
+            label: label.to_owned(),
+            unit: unit.to_owned(),
+            points,
+        }
+    }
 }
 
 impl Record {
@@ -128,6 +153,7 @@ impl Record {
             target: None,
             met: None,
             note: None,
+            series: None,
         }
     }
 
@@ -165,6 +191,12 @@ impl Record {
     /// Adds an explanation.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
+        self
+    }
+
+    /// Attaches the samples behind the figure.
+    pub fn with_series(mut self, series: Series) -> Self {
+        self.series = Some(series);
         self
     }
 

@@ -32,6 +32,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
     let mut clock_ticks = 0usize;
     // Writes made by `prepare`, waiting for `burst`.
     let mut prepared: Option<PreparedPods> = None;
+    let mut soak = crate::sections::soak::Child::default();
     while let Some(line) = lines
         .next_line()
         .await
@@ -96,6 +97,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
                     Err(e) => format!("error relist: {e}"),
                 }
             }
+            [first, ..] if first.starts_with("soak-") => soak.command(&server, &words).await,
             _ => format!("error unknown command {line:?}"),
         };
         reply(&mut out, &answer).await?;

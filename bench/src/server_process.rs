@@ -18,6 +18,8 @@
 //! - `watches`: reply `done watches n=K`, the pod watches open on the server.
 //! - `relist`: compacts the watch history and drops every watch, forcing clients to relist;
 //!   reply `done relist`.
+//! - `soak-setup`, `soak-start`, `soak-stop`, `soak-state`: the soak's workload, random
+//!   writes and faults in the child (see `sections::soak`).
 //!
 //! The child exits when its stdin closes.
 

@@ -5,6 +5,7 @@ pub mod kube;
 pub mod listers;
 pub mod memory;
 pub mod server;
+pub mod soak;
 pub mod sync;
 pub mod watch;
 pub mod workqueue;
@@ -21,6 +22,8 @@ use crate::results::Record;
 pub struct Ctx {
     /// Small sizes, no clean builds.
     pub quick: bool,
+    /// How long the soak runs (`--minutes`; default 10, or a short run with `--quick`).
+    pub soak_minutes: Option<f64>,
 }
 
 /// Runs one section.
@@ -34,6 +37,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Codegen => codegen::run(ctx).await,
         Section::Workqueue => workqueue::run(ctx).await,
         Section::Kube => kube::run(ctx).await,
+        Section::Soak => soak::run(ctx).await,
     }
 }
 
