@@ -5,14 +5,17 @@
 mod alloc;
 mod chart;
 mod cli;
+mod cpu;
 mod error;
 mod kube_baseline;
 mod ours;
+mod projection;
 mod output;
 mod raw_http;
 mod results;
 mod sections;
 mod serve;
+mod store_designs;
 mod server_process;
 mod table;
 
@@ -131,7 +134,7 @@ fn draw(out: &Path, records: &[Record]) -> Result<(), BenchError> {
             .filter(|r| r.section == section.name())
             .cloned()
             .collect();
-        if let Some(svg) = chart::section_svg(section.title(), &of_section) {
+        if let Some(svg) = chart::section_svg(section.name(), section.title(), &of_section) {
             output::write_file(&out.join(format!("{}.svg", section.name())), svg.as_bytes())?;
         }
     }

@@ -1,4 +1,4 @@
-//! Realistic objects for seeding, tests and benchmarks: Pods of about 3.5 KB with
+//! Realistic objects for seeding, tests and benchmarks: Pods of about 4.8 KB with
 //! everything a controller-managed Pod carries, ConfigMaps, Nodes, Namespaces and a
 //! CRD-shaped `Widget`.
 //!
@@ -95,8 +95,9 @@ pub(crate) fn pod_vars(namespace: &str, name: &str, i: usize) -> Vec<String> {
 
 /// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
 /// ownerReferences, one container with args, env (including a fieldRef), ports,
-/// requests/limits, probes, volume mounts, tolerations, a `managedFields` entry and a
-/// running status. About 3.5 KB of JSON; `i` varies labels, node and IPs.
+/// requests/limits, probes, volume mounts, tolerations, `managedFields` of three managers as
+/// a real server keeps them (~1.8 KB) and a running status. About 4.8 KB of JSON; `i`
+/// varies labels, node and IPs.
 pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
     pod_from(&PodVars::new(namespace, name, i))
 }
@@ -128,29 +129,7 @@ fn pod_from(v: &PodVars) -> Value {
                 "controller": true,
                 "blockOwnerDeletion": true,
             }],
-            "managedFields": [{
-                "manager": "kube-controller-manager",
-                "operation": "Update",
-                "apiVersion": "v1",
-                "time": "2025-06-01T10:00:00Z",
-                "fieldsType": "FieldsV1",
-                "fieldsV1": {
-                    "f:metadata": {
-                        "f:generateName": {},
-                        "f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {}},
-                        "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
-                    },
-                    "f:spec": {
-                        "f:containers": {"k:{\"name\":\"app\"}": {
-                            ".": {}, "f:args": {}, "f:env": {".": {}, "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {}}},
-                            "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
-                            "f:ports": {".": {}, "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}}},
-                            "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
-                        }},
-                        "f:dnsPolicy": {}, "f:restartPolicy": {}, "f:schedulerName": {}, "f:terminationGracePeriodSeconds": {},
-                    },
-                },
-            }],
+            "managedFields": managed_fields(v),
         },
         "spec": {
             "containers": [{
@@ -219,6 +198,89 @@ fn pod_from(v: &PodVars) -> Value {
             "qosClass": "Burstable",
         },
     })
+}
+
+/// `metadata.managedFields` as a real kube-apiserver keeps them for such a Pod: three
+/// managers, ~1.8 KB of the Pod's JSON. kubectl-client-side-apply set the annotations and
+/// tolerations, kube-controller-manager created the Pod from its ReplicaSet (labels, owner,
+/// spec), and the kubelet owns the status through the `status` subresource. Caches that
+/// keep them hold far more than this JSON: each `fieldsV1` decodes into a tree of maps.
+fn managed_fields(v: &PodVars) -> Value {
+    let condition = json!({".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {}, "f:type": {}});
+    let env_value = json!({".": {}, "f:name": {}, "f:value": {}});
+    let port = json!({".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}});
+    json!([
+        {
+            "manager": "kubectl-client-side-apply",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:00Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:metadata": {
+                    "f:annotations": {".": {}, "f:kubectl.kubernetes.io/restartedAt": {}, "f:prometheus.io/port": {}, "f:prometheus.io/scrape": {}},
+                    "f:labels": {"f:app.kubernetes.io/part-of": {}},
+                },
+                "f:spec": {"f:tolerations": {}},
+            },
+        },
+        {
+            "manager": "kube-controller-manager",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:00Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:metadata": {
+                    "f:generateName": {},
+                    "f:labels": {".": {}, "f:app": {}, "f:index": {}, "f:pod-template-hash": {}, "f:tier": {}},
+                    "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
+                },
+                "f:spec": {
+                    "f:containers": {"k:{\"name\":\"app\"}": {
+                        ".": {}, "f:args": {},
+                        "f:env": {
+                            ".": {},
+                            "k:{\"name\":\"GOMAXPROCS\"}": env_value,
+                            "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {".": {}, "f:fieldRef": {}}},
+                            "k:{\"name\":\"TIER\"}": env_value,
+                        },
+                        "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
+                        "f:ports": {
+                            ".": {},
+                            "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": port,
+                            "k:{\"containerPort\":9090,\"protocol\":\"TCP\"}": port,
+                        },
+                        "f:readinessProbe": {".": {}, "f:failureThreshold": {}, "f:httpGet": {".": {}, "f:path": {}, "f:port": {}, "f:scheme": {}}, "f:periodSeconds": {}, "f:successThreshold": {}, "f:timeoutSeconds": {}},
+                        "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
+                        "f:terminationMessagePath": {}, "f:terminationMessagePolicy": {},
+                    }},
+                    "f:dnsPolicy": {}, "f:enableServiceLinks": {}, "f:restartPolicy": {}, "f:schedulerName": {},
+                    "f:securityContext": {}, "f:terminationGracePeriodSeconds": {},
+                },
+            },
+        },
+        {
+            "manager": "kubelet",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:05Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:status": {
+                    "f:conditions": {
+                        "k:{\"type\":\"ContainersReady\"}": condition,
+                        "k:{\"type\":\"Initialized\"}": condition,
+                        "k:{\"type\":\"Ready\"}": condition,
+                    },
+                    "f:containerStatuses": {}, "f:hostIP": {}, "f:hostIPs": {}, "f:phase": {}, "f:podIP": {},
+                    "f:podIPs": {".": {}, format!("k:{{\"ip\":\"{}\"}}", v.ip): {".": {}, "f:ip": {}}},
+                    "f:startTime": {},
+                },
+            },
+            "subresource": "status",
+        },
+    ])
 }
 
 /// A ConfigMap with a few keys.
