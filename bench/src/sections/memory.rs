@@ -25,7 +25,8 @@ use crate::server_process::{ServerProcess, ServerSpec};
 
 const SECTION: &str = "memory";
 const RELIST_LIMIT: Duration = Duration::from_secs(600);
-/// Hot set of the compact cache measured.
+/// Hot set of the compact cache measured (a quarter of the pods in small runs, so reads
+/// of every pod still miss it).
 const COMPACT_HOT: usize = 1024;
 
 /// What one configuration holds.
@@ -242,6 +243,95 @@ fn json_sizes(list: &[u8], n: usize) -> Result<(f64, f64), BenchError> {
     Ok((pods as f64 / n as f64, managed as f64 / n as f64))
 }
 
+/// µs per Pod to decode the listed Pods (managedFields dropped, as cached) from each
+/// encoding a compact cache could keep: what a hot-set miss costs besides the lookup.
+struct DecodeCosts {
+    lz4_json_simd: f64,
+    json_simd: f64,
+    lz4_json_serde: f64,
+    lz4_msgpack: f64,
+}
+
+fn decode_costs(list: &[u8]) -> Result<DecodeCosts, BenchError> {
+    let fail = |what: &str, e: String| BenchError::Informer {
+        who: format!("compact encoding: {what}"),
+        reason: e,
+    };
+    let pods: Vec<Pod> = item_bytes(list)?
+        .iter_mut()
+        .map(|item| {
+            let mut pod: Pod =
+                simd_json::serde::from_slice(item).map_err(|e| fail("decode", e.to_string()))?;
+            pod.metadata.managed_fields = None;
+            Ok(pod)
+        })
+        .collect::<Result<_, BenchError>>()?;
+    let json: Vec<Vec<u8>> = pods
+        .iter()
+        .map(|p| serde_json::to_vec(p).map_err(|e| fail("json", e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let lz4_json: Vec<Vec<u8>> = json
+        .iter()
+        .map(|j| lz4_flex::compress_prepend_size(j))
+        .collect();
+    let lz4_msgpack: Vec<Vec<u8>> = pods
+        .iter()
+        .map(|p| {
+            rmp_serde::to_vec_named(p)
+                .map(|m| lz4_flex::compress_prepend_size(&m))
+                .map_err(|e| fail("msgpack", e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let n = pods.len().max(1) as f64;
+    let mut scratch = Vec::new();
+    let time = |f: &mut dyn FnMut() -> Result<(), BenchError>| {
+        let start = std::time::Instant::now();
+        f().map(|()| start.elapsed().as_secs_f64() * 1e6 / n)
+    };
+    let simd = |bytes: &[u8], scratch: &mut Vec<u8>| -> Result<Pod, BenchError> {
+        scratch.clear();
+        scratch.extend_from_slice(bytes);
+        simd_json::serde::from_slice(scratch).map_err(|e| fail("simd-json", e.to_string()))
+    };
+    let unlz4 = |b: &[u8]| {
+        lz4_flex::decompress_size_prepended(b).map_err(|e| fail("lz4", e.to_string()))
+    };
+    let lz4_json_simd = time(&mut || {
+        for b in &lz4_json {
+            std::hint::black_box(simd(&unlz4(b)?, &mut scratch)?);
+        }
+        Ok(())
+    })?;
+    let json_simd = time(&mut || {
+        for b in &json {
+            std::hint::black_box(simd(b, &mut scratch)?);
+        }
+        Ok(())
+    })?;
+    let lz4_json_serde = time(&mut || {
+        for b in &lz4_json {
+            let pod: Pod = serde_json::from_slice(&unlz4(b)?)
+                .map_err(|e| fail("serde_json", e.to_string()))?;
+            std::hint::black_box(pod);
+        }
+        Ok(())
+    })?;
+    let lz4_msgpack = time(&mut || {
+        for b in &lz4_msgpack {
+            let pod: Pod = rmp_serde::from_slice(&unlz4(b)?)
+                .map_err(|e| fail("msgpack decode", e.to_string()))?;
+            std::hint::black_box(pod);
+        }
+        Ok(())
+    })?;
+    Ok(DecodeCosts {
+        lz4_json_simd,
+        json_simd,
+        lz4_json_serde,
+        lz4_msgpack,
+    })
+}
+
 /// What the shared informer of the projection `V` of the same pods holds.
 async fn projected<V>(server: &ServerProcess, n: usize) -> Result<f64, BenchError>
 where
@@ -260,9 +350,11 @@ where
 }
 
 async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, BenchError> {
+    let hot = COMPACT_HOT.min(n / 4);
     let list = raw_http::get_bytes(&format!("{}/api/v1/pods", server.url())).await?;
     let (json_per_pod, managed_json_per_pod) = json_sizes(&list, n)?;
     let decoded_exact = decoded(&list, n)?;
+    let costs = decode_costs(&list)?;
     drop(list);
     let kube = kube(server, n).await?;
     let default = ours(server, n, OursOptions::default(), true).await?;
@@ -280,7 +372,7 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
         server,
         n,
         OursOptions {
-            cache_mode: CacheMode::compact(COMPACT_HOT),
+            cache_mode: CacheMode::compact(hot),
             ..Default::default()
         },
         false,
@@ -302,14 +394,14 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
             .against("kube-rs", kube.per_pod)
             .target(Target::ratio_at_most(0.4))
             .note("factory defaults: whole Pods, managedFields dropped"),
-        Record::new(SECTION, format!("{p}.ours_projection_per_pod"), view.per_pod, "B")
+        Record::new(SECTION, format!("{p}.ours_projection_per_pod"), view, "B")
             .against("kube-rs", kube.per_pod)
             .target(Target::value_at_most(1_500.0))
             .note("PodView: ObjectMeta, spec.nodeName, spec.containers[].image, status.phase"),
         Record::new(
             SECTION,
             format!("{p}.ours_projection_meta_fields_per_pod"),
-            view_fields.per_pod,
+            view_fields,
             "B",
         )
         .against("kube-rs", kube.per_pod)
@@ -321,7 +413,7 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
             .against("kube-rs", kube.per_pod)
             .target(Target::value_at_most(3_000.0))
             .note(format!(
-                "CacheMode::compact({COMPACT_HOT}): LZ4-compressed JSON, decoded hot set empty after sync"
+                "CacheMode::compact({hot}): LZ4-compressed JSON, decoded hot set empty after sync"
             )),
         Record::new(SECTION, format!("{p}.ours_keep_managed_fields_per_pod"), kept.per_pod, "B")
             .against("kube-rs", kube.per_pod)
@@ -333,8 +425,21 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
     if let Some(us) = compact.miss_us {
         records.push(
             Record::new(SECTION, format!("{p}.compact_miss"), us, "us")
+                .against("decoding alone", costs.lz4_json_simd)
                 .target(Target::value_at_most(10.0))
-                .note("lister get of a Pod outside the compact cache's hot set: LZ4 decompression and decode"),
+                .note("lister get of a Pod outside the compact cache's hot set: LZ4 decompression, simd-json decode, hot-set update"),
+        );
+    }
+    for (name, us, note) in [
+        ("lz4_json_simd", costs.lz4_json_simd, "LZ4-compressed JSON decoded with simd-json: the compact cache's encoding"),
+        ("json_simd", costs.json_simd, "uncompressed JSON, simd-json"),
+        ("lz4_json_serde", costs.lz4_json_serde, "LZ4-compressed JSON, serde_json"),
+        ("lz4_msgpack", costs.lz4_msgpack, "LZ4-compressed MessagePack (rmp-serde, named fields)"),
+    ] {
+        records.push(
+            Record::new(SECTION, format!("{p}.compact_decode.{name}"), us, "us")
+                .against("LZ4 JSON, simd-json", costs.lz4_json_simd)
+                .note(format!("{note}; µs per Pod, managedFields dropped, every listed Pod once")),
         );
     }
     if let (Some(ours), Some(theirs)) = (default.relist_peak_ratio, kube.relist_peak_ratio) {

@@ -1,4 +1,4 @@
-//! Realistic objects for seeding, tests and benchmarks: Pods of about 4.8 KB with
+//! Realistic objects for seeding, tests and benchmarks: Pods of about 4.7 KB with
 //! everything a controller-managed Pod carries, ConfigMaps, Nodes, Namespaces and a
 //! CRD-shaped `Widget`.
 //!
@@ -94,9 +94,9 @@ pub(crate) fn pod_vars(namespace: &str, name: &str, i: usize) -> Vec<String> {
 }
 
 /// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
-/// ownerReferences, one container with args, env (including a fieldRef), ports,
-/// requests/limits, probes, volume mounts, tolerations, `managedFields` of three managers as
-/// a real server keeps them (~1.8 KB) and a running status. About 4.8 KB of JSON; `i`
+/// ownerReferences, one container with env (including a fieldRef), a port,
+/// requests/limits, a volume mount, tolerations, `managedFields` of three managers as a
+/// real server keeps them (~2 KB) and a running status. About 4.7 KB of JSON; `i`
 /// varies labels, node and IPs.
 pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
     pod_from(&PodVars::new(namespace, name, i))
@@ -118,8 +118,6 @@ fn pod_from(v: &PodVars) -> Value {
             },
             "annotations": {
                 "kubectl.kubernetes.io/restartedAt": "2025-06-01T10:00:00Z",
-                "prometheus.io/scrape": "true",
-                "prometheus.io/port": "9090",
             },
             "ownerReferences": [{
                 "apiVersion": "apps/v1",
@@ -135,21 +133,16 @@ fn pod_from(v: &PodVars) -> Value {
             "containers": [{
                 "name": "app",
                 "image": v.image,
-                "args": ["--listen=:8080", "--metrics=:9090", "--log-level=info"],
                 "env": [
                     {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
-                    {"name": "TIER", "value": v.tier},
-                    {"name": "GOMAXPROCS", "value": "2"},
                 ],
                 "ports": [
                     {"name": "http", "containerPort": 8080, "protocol": "TCP"},
-                    {"name": "metrics", "containerPort": 9090, "protocol": "TCP"},
                 ],
                 "resources": {
                     "requests": {"cpu": "100m", "memory": "128Mi"},
                     "limits": {"cpu": "500m", "memory": "512Mi"},
                 },
-                "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"}, "periodSeconds": 10, "timeoutSeconds": 1, "successThreshold": 1, "failureThreshold": 3},
                 "volumeMounts": [{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}],
                 "terminationMessagePath": "/dev/termination-log",
                 "terminationMessagePolicy": "File",
@@ -207,7 +200,6 @@ fn pod_from(v: &PodVars) -> Value {
 /// keep them hold far more than this JSON: each `fieldsV1` decodes into a tree of maps.
 fn managed_fields(v: &PodVars) -> Value {
     let condition = json!({".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {}, "f:type": {}});
-    let env_value = json!({".": {}, "f:name": {}, "f:value": {}});
     let port = json!({".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}});
     json!([
         {
@@ -218,7 +210,7 @@ fn managed_fields(v: &PodVars) -> Value {
             "fieldsType": "FieldsV1",
             "fieldsV1": {
                 "f:metadata": {
-                    "f:annotations": {".": {}, "f:kubectl.kubernetes.io/restartedAt": {}, "f:prometheus.io/port": {}, "f:prometheus.io/scrape": {}},
+                    "f:annotations": {".": {}, "f:kubectl.kubernetes.io/restartedAt": {}},
                     "f:labels": {"f:app.kubernetes.io/part-of": {}},
                 },
                 "f:spec": {"f:tolerations": {}},
@@ -238,20 +230,16 @@ fn managed_fields(v: &PodVars) -> Value {
                 },
                 "f:spec": {
                     "f:containers": {"k:{\"name\":\"app\"}": {
-                        ".": {}, "f:args": {},
+                        ".": {},
                         "f:env": {
                             ".": {},
-                            "k:{\"name\":\"GOMAXPROCS\"}": env_value,
                             "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {".": {}, "f:fieldRef": {}}},
-                            "k:{\"name\":\"TIER\"}": env_value,
                         },
                         "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
                         "f:ports": {
                             ".": {},
                             "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": port,
-                            "k:{\"containerPort\":9090,\"protocol\":\"TCP\"}": port,
                         },
-                        "f:readinessProbe": {".": {}, "f:failureThreshold": {}, "f:httpGet": {".": {}, "f:path": {}, "f:port": {}, "f:scheme": {}}, "f:periodSeconds": {}, "f:successThreshold": {}, "f:timeoutSeconds": {}},
                         "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
                         "f:terminationMessagePath": {}, "f:terminationMessagePolicy": {},
                     }},
@@ -347,6 +335,13 @@ mod tests {
     #[test]
     fn pods_are_realistically_sized() {
         let len = serde_json::to_vec(&pod("ns-0", "pod-0", 0)).unwrap().len();
-        assert!((3000..=4600).contains(&len), "pod fixture is {len} bytes");
+        let managed = serde_json::to_vec(&pod("ns-0", "pod-0", 0)["metadata"]["managedFields"])
+            .unwrap()
+            .len();
+        assert!(
+            (3600..=4800).contains(&len),
+            "pod fixture is {len} bytes, {managed} of managedFields"
+        );
+        assert!((1700..=2100).contains(&managed), "managedFields are {managed} bytes");
     }
 }
