@@ -830,9 +830,9 @@ impl<K: Object> Indexer<K> {
                 for key in keys {
                     match object(key) {
                         None => found.push(format!("{name}={value} names missing {key}")),
-                        Some(obj) if !func(&obj).contains(value) => {
-                            found.push(format!("{name}={value} names {key}, which has other values"))
-                        }
+                        Some(obj) if !func(&obj).contains(value) => found.push(format!(
+                            "{name}={value} names {key}, which has other values"
+                        )),
                         Some(_) => {}
                     }
                 }
@@ -1113,7 +1113,8 @@ mod tests {
     fn a_replace_is_seen_whole() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let (s, mut w) = with_mode(CacheMode::Full);
-        let generation = |g: usize| (0..100).map(move |i| cm("a", &format!("x{i}"), &g.to_string()));
+        let generation =
+            |g: usize| (0..100).map(move |i| cm("a", &format!("x{i}"), &g.to_string()));
         w.replace(generation(0));
         let stop = Arc::new(AtomicBool::new(false));
         let reader = {
@@ -1124,7 +1125,10 @@ mod tests {
                     let all = s.list();
                     assert_eq!(all.len(), 100);
                     let first = app_index(&all[0]);
-                    assert!(all.iter().all(|o| app_index(o) == first), "a mix of replaces");
+                    assert!(
+                        all.iter().all(|o| app_index(o) == first),
+                        "a mix of replaces"
+                    );
                 }
             })
         };

@@ -262,7 +262,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -314,7 +314,10 @@ fn memory_panels(f: &Figures) -> Vec<Panel> {
             .value(&format!("{p}.pod_json"))
             .map(|b| format!(" ({} KB of JSON each", number(b / 1000.0)))
             .unwrap_or_default();
-        let managed = match (json.is_empty(), f.value(&format!("{p}.managed_fields_json"))) {
+        let managed = match (
+            json.is_empty(),
+            f.value(&format!("{p}.managed_fields_json")),
+        ) {
             (false, Some(m)) => format!(", {} KB of it managedFields)", number(m / 1000.0)),
             (false, None) => ")".to_owned(),
             (true, _) => String::new(),
@@ -334,10 +337,7 @@ fn memory_panels(f: &Figures) -> Vec<Panel> {
                 "ours: projection, 5 metadata fields",
                 "ours_projection_meta_fields_per_pod",
             ),
-            (
-                "ours: metadata-only informer",
-                "ours_metadata_only_per_pod",
-            ),
+            ("ours: metadata-only informer", "ours_metadata_only_per_pod"),
             (
                 "ours: CacheMode::compact (LZ4 JSON, small decoded hot set)",
                 "ours_compact_per_pod",
@@ -390,7 +390,11 @@ fn memory_panels(f: &Figures) -> Vec<Panel> {
             "µs",
             1.0,
         );
-        compact.bar("ours: decompress and decode one Pod", f.value(&miss), Kind::Ours);
+        compact.bar(
+            "ours: decompress and decode one Pod",
+            f.value(&miss),
+            Kind::Ours,
+        );
         if let Some(t) = f.get(&miss).and_then(|r| r.target) {
             compact.reference = Some((t.value, format!("target: {} µs", number(t.value))));
         }
@@ -497,7 +501,10 @@ fn watch_panels(f: &Figures) -> Vec<Panel> {
     for rate in f.sizes("watch.paced") {
         let p = format!("watch.paced{rate}");
         let mut panel = Panel::new(
-            format!("Watch latency at {} events/s, server write to handler", thousands(rate)),
+            format!(
+                "Watch latency at {} events/s, server write to handler",
+                thousands(rate)
+            ),
             "milliseconds (lower is better)",
             "ms",
             1.0,
@@ -593,12 +600,7 @@ fn listers_panels(f: &Figures) -> Vec<Panel> {
         if !during.bars.is_empty() {
             panels.push(during);
         }
-        let mut lists = Panel::new(
-            "Lister list",
-            "µs per call (lower is better)",
-            "µs",
-            1.0,
-        );
+        let mut lists = Panel::new("Lister list", "µs per call (lower is better)", "µs", 1.0);
         lists.bar(
             "ours: one namespace",
             f.value(&format!("{p}.list_namespace")),
@@ -721,8 +723,13 @@ mod tests {
             Record::new("memory", "memory.n10000.kube-rs_per_pod", 27_500.0, "B"),
             Record::new("memory", "memory.n10000.ours_default_per_pod", 9_000.0, "B")
                 .against("kube-rs", 27_500.0),
-            Record::new("memory", "memory.n10000.ours_keep_managed_fields_per_pod", 28_000.0, "B")
-                .against("kube-rs", 27_500.0),
+            Record::new(
+                "memory",
+                "memory.n10000.ours_keep_managed_fields_per_pod",
+                28_000.0,
+                "B",
+            )
+            .against("kube-rs", 27_500.0),
             Record::new("memory", "memory.n10000.pod_json", 4_100.0, "B"),
         ];
         let svg = section_svg("memory", "Heap & more", &records).unwrap();
@@ -775,6 +782,9 @@ mod tests {
         assert!((nice_step(0.15) - 0.2).abs() < 1e-12);
         assert_eq!(thousands(100_000), "100,000");
         assert_eq!(thousands(999), "999");
-        assert_eq!(humanize("sync.n10000.ours_vs_floor"), "ours vs floor (n10000)");
+        assert_eq!(
+            humanize("sync.n10000.ours_vs_floor"),
+            "ours vs floor (n10000)"
+        );
     }
 }

@@ -9,14 +9,14 @@ mod cpu;
 mod error;
 mod kube_baseline;
 mod ours;
-mod projection;
 mod output;
+mod projection;
 mod raw_http;
 mod results;
 mod sections;
 mod serve;
-mod store_designs;
 mod server_process;
+mod store_designs;
 mod table;
 
 use std::path::Path;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use informer_runtime::api::Api;
 use informer_runtime::client::Config;
 use informer_runtime::{
-    Client, InformerFactory, Indexers, ListOptions, ListWatch, Lister, Object, SharedIndexInformer,
+    Client, Indexers, InformerFactory, ListOptions, ListWatch, Lister, Object, SharedIndexInformer,
 };
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
@@ -152,10 +152,7 @@ pub struct OursProjected<V: Object> {
 
 impl<V> OursProjected<V>
 where
-    V: Object
-        + k8s_openapi::ListableResource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + Clone,
+    V: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta> + Clone,
     V::Scope: 'static,
 {
     /// Builds a factory for the server at `url`, registers the informer of `V` in it the

@@ -238,18 +238,36 @@ pub fn compare(
         let busy = run(design.as_ref(), pods, orders, window, Some(rate))?;
         let p = format!("listers.design.{name}");
         records.push(
-            Record::new(section, format!("{p}.get_{readers}_readers_idle"), idle.wall, "ns")
-                .note(format!("{} Pods; slowest of {readers} reader threads, no writer", pods.len())),
+            Record::new(
+                section,
+                format!("{p}.get_{readers}_readers_idle"),
+                idle.wall,
+                "ns",
+            )
+            .note(format!(
+                "{} Pods; slowest of {readers} reader threads, no writer",
+                pods.len()
+            )),
         );
         records.push(
-            Record::new(section, format!("{p}.get_{readers}_readers_during_updates"), busy.wall, "ns")
-                .against("same design, idle", idle.wall)
-                .note(format!("wall clock beside a writer at {rate:.0} updates/s")),
+            Record::new(
+                section,
+                format!("{p}.get_{readers}_readers_during_updates"),
+                busy.wall,
+                "ns",
+            )
+            .against("same design, idle", idle.wall)
+            .note(format!("wall clock beside a writer at {rate:.0} updates/s")),
         );
         records.push(
-            Record::new(section, format!("{p}.get_{readers}_readers_during_updates_cpu"), busy.cpu, "ns")
-                .against("same design, idle", idle.cpu)
-                .note("the reader threads' own CPU time per get"),
+            Record::new(
+                section,
+                format!("{p}.get_{readers}_readers_during_updates_cpu"),
+                busy.cpu,
+                "ns",
+            )
+            .against("same design, idle", idle.cpu)
+            .note("the reader threads' own CPU time per get"),
         );
         if let Some(us) = busy.update_us {
             records.push(
@@ -278,7 +296,9 @@ mod tests {
             pod.metadata.name = Some("new".into());
             d.put(Arc::from("ns/p7"), Arc::new(pod));
             assert_eq!(
-                d.get("ns/p7").and_then(|p| p.metadata.name.clone()).as_deref(),
+                d.get("ns/p7")
+                    .and_then(|p| p.metadata.name.clone())
+                    .as_deref(),
                 Some("new"),
                 "{name}"
             );

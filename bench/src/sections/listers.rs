@@ -264,7 +264,10 @@ where
     let outcome = during.await;
     // Before any `?`: the readers spin until told to stop.
     stop.store(true, Ordering::Relaxed);
-    let mut worst = PerGet { wall: 0.0, cpu: 0.0 };
+    let mut worst = PerGet {
+        wall: 0.0,
+        cpu: 0.0,
+    };
     for r in readers {
         let got = r.join().map_err(|_| BenchError::Informer {
             who: "reader thread".into(),

@@ -5,9 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{
-    CacheMode, Client, InformerFactory, MetadataSharedInformerFactory, Object,
-};
+use informer_runtime::{CacheMode, Client, InformerFactory, MetadataSharedInformerFactory, Object};
 use informers::MetadataGroups;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -230,7 +228,10 @@ fn json_sizes(list: &[u8], n: usize) -> Result<(f64, f64), BenchError> {
         source: e,
     };
     let value: serde_json::Value = serde_json::from_slice(list).map_err(decode)?;
-    let items = value["items"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let items = value["items"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     super::sync::check_count(items.len(), n, "listed pods")?;
     let mut pods = 0usize;
     let mut managed = 0usize;
@@ -293,9 +294,8 @@ fn decode_costs(list: &[u8]) -> Result<DecodeCosts, BenchError> {
         scratch.extend_from_slice(bytes);
         simd_json::serde::from_slice(scratch).map_err(|e| fail("simd-json", e.to_string()))
     };
-    let unlz4 = |b: &[u8]| {
-        lz4_flex::decompress_size_prepended(b).map_err(|e| fail("lz4", e.to_string()))
-    };
+    let unlz4 =
+        |b: &[u8]| lz4_flex::decompress_size_prepended(b).map_err(|e| fail("lz4", e.to_string()));
     let lz4_json_simd = time(&mut || {
         for b in &lz4_json {
             std::hint::black_box(simd(&unlz4(b)?, &mut scratch)?);
@@ -431,15 +431,29 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
         );
     }
     for (name, us, note) in [
-        ("lz4_json_simd", costs.lz4_json_simd, "LZ4-compressed JSON decoded with simd-json: the compact cache's encoding"),
+        (
+            "lz4_json_simd",
+            costs.lz4_json_simd,
+            "LZ4-compressed JSON decoded with simd-json: the compact cache's encoding",
+        ),
         ("json_simd", costs.json_simd, "uncompressed JSON, simd-json"),
-        ("lz4_json_serde", costs.lz4_json_serde, "LZ4-compressed JSON, serde_json"),
-        ("lz4_msgpack", costs.lz4_msgpack, "LZ4-compressed MessagePack (rmp-serde, named fields)"),
+        (
+            "lz4_json_serde",
+            costs.lz4_json_serde,
+            "LZ4-compressed JSON, serde_json",
+        ),
+        (
+            "lz4_msgpack",
+            costs.lz4_msgpack,
+            "LZ4-compressed MessagePack (rmp-serde, named fields)",
+        ),
     ] {
         records.push(
             Record::new(SECTION, format!("{p}.compact_decode.{name}"), us, "us")
                 .against("LZ4 JSON, simd-json", costs.lz4_json_simd)
-                .note(format!("{note}; µs per Pod, managedFields dropped, every listed Pod once")),
+                .note(format!(
+                    "{note}; µs per Pod, managedFields dropped, every listed Pod once"
+                )),
         );
     }
     if let (Some(ours), Some(theirs)) = (default.relist_peak_ratio, kube.relist_peak_ratio) {

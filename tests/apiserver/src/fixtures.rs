@@ -342,6 +342,9 @@ mod tests {
             (3600..=4800).contains(&len),
             "pod fixture is {len} bytes, {managed} of managedFields"
         );
-        assert!((1700..=2100).contains(&managed), "managedFields are {managed} bytes");
+        assert!(
+            (1700..=2100).contains(&managed),
+            "managedFields are {managed} bytes"
+        );
     }
 }
