@@ -756,8 +756,9 @@ mod tests {
                 .target(crate::results::Target::ratio_at_most(0.5)),
         ];
         let svg = section_svg("sync", "Sync", &records).unwrap();
-        assert!(svg.contains(&format!("fill=\"{GREEN}\"")));
-        assert!(!svg.contains(&format!("fill=\"{ORANGE}\"")));
+        // One bar plus its legend key in green; orange only in the legend.
+        assert_eq!(svg.matches(&format!("fill=\"{GREEN}\"")).count(), 2);
+        assert_eq!(svg.matches(&format!("fill=\"{ORANGE}\"")).count(), 1);
         assert!(svg.contains("seconds from start to has_synced"));
     }
 
