@@ -30,7 +30,7 @@ pub enum Section {
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 9] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,

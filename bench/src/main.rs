@@ -5,15 +5,18 @@
 mod alloc;
 mod chart;
 mod cli;
+mod cpu;
 mod error;
 mod kube_baseline;
 mod ours;
 mod output;
+mod projection;
 mod raw_http;
 mod results;
 mod sections;
 mod serve;
 mod server_process;
+mod store_designs;
 mod table;
 
 use std::path::Path;
@@ -136,7 +139,7 @@ fn draw(out: &Path, records: &[Record]) -> Result<(), BenchError> {
             .collect();
         let svg = match section {
             Section::Soak => sections::soak::chart(section.title(), &of_section),
-            _ => chart::section_svg(section.title(), &of_section),
+            _ => chart::section_svg(section.name(), section.title(), &of_section),
         };
         if let Some(svg) = svg {
             output::write_file(&out.join(format!("{}.svg", section.name())), svg.as_bytes())?;

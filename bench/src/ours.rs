@@ -19,8 +19,8 @@ pub type OnUpdate = Arc<dyn Fn(usize, &Pod) + Send + Sync>;
 /// How to configure the informer under test.
 #[derive(Clone, Default)]
 pub struct OursOptions {
-    /// Install a factory transform that drops `metadata.managedFields`.
-    pub drop_managed_fields: bool,
+    /// Keep `metadata.managedFields` (factories drop them by default).
+    pub keep_managed_fields: bool,
     /// How the cache holds pods.
     pub cache_mode: CacheMode,
     /// Handlers to register (each gets `on_update`).
@@ -51,8 +51,8 @@ impl Ours {
     pub fn start(url: &str, options: &OursOptions) -> Result<Self, BenchError> {
         let client = Client::new(Config::new(url)).map_err(err)?;
         let mut builder = SharedInformerFactory::builder(client);
-        if options.drop_managed_fields {
-            builder = builder.transform(|meta| meta.managed_fields = None);
+        if options.keep_managed_fields {
+            builder = builder.keep_managed_fields();
         }
         let factory = builder.cache_mode(options.cache_mode).build();
         let pods = factory.core().v1().pods();

@@ -47,14 +47,6 @@ impl Target {
             of: Of::Value,
         }
     }
-    /// `value >= bound`.
-    pub fn value_at_least(bound: f64) -> Self {
-        Self {
-            op: Op::AtLeast,
-            value: bound,
-            of: Of::Value,
-        }
-    }
     /// `ratio <= bound`.
     pub fn ratio_at_most(bound: f64) -> Self {
         Self {
@@ -264,10 +256,11 @@ mod tests {
     fn json_shape_matches_the_issue() {
         let r = Record::new("watch", "w", 250000.0, "events/s")
             .against("kube-rs", 100000.0)
-            .target(Target::value_at_least(200000.0));
+            .target(Target::ratio_at_least(2.0));
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["target"]["op"], ">=");
-        assert_eq!(v["target"]["of"], "value");
+        assert_eq!(v["target"]["of"], "ratio");
+        assert_eq!(v["met"], true);
         assert_eq!(v["baseline"], "kube-rs");
         assert_eq!(v["ratio"], 2.5);
     }

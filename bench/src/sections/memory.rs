@@ -5,23 +5,26 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{CacheMode, Client, InformerFactory, MetadataSharedInformerFactory};
+use informer_runtime::{CacheMode, Client, InformerFactory, MetadataSharedInformerFactory, Object};
 use informers::MetadataGroups;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::List;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use listers::core::v1::PodLister;
 
 use super::{settle, wait_until, Ctx};
 use crate::alloc;
 use crate::error::BenchError;
 use crate::kube_baseline::KubeReflector;
 use crate::ours::{Ours, OursOptions};
+use crate::projection::{OursProjected, PodView, PodViewMetaFields};
 use crate::raw_http;
 use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec};
 
 const SECTION: &str = "memory";
 const RELIST_LIMIT: Duration = Duration::from_secs(600);
-/// Hot set of the compact cache measured.
+/// Hot set of the compact cache measured (a quarter of the pods in small runs, so reads
+/// of every pod still miss it).
 const COMPACT_HOT: usize = 1024;
 
 /// What one configuration holds.
@@ -29,6 +32,8 @@ struct Held {
     per_pod: f64,
     /// Peak during a relist over steady state, when measured.
     relist_peak_ratio: Option<f64>,
+    /// Compact mode: µs per `get` of a Pod outside the hot set.
+    miss_us: Option<f64>,
 }
 
 /// Runs the section.
@@ -62,6 +67,10 @@ async fn ours(
         n,
         "our cache",
     )?;
+    let miss_us = match options.cache_mode {
+        CacheMode::Compact { hot } => Some(miss_cost(ours.lister(), hot)?),
+        CacheMode::Full => None,
+    };
     let relist_peak_ratio = if relist {
         let lists_before = ours.lists();
         let watches_before = ours.watches();
@@ -82,7 +91,37 @@ async fn ours(
     Ok(Held {
         per_pod: held as f64 / n as f64,
         relist_peak_ratio,
+        miss_us,
     })
+}
+
+/// µs per lister `get` of a Pod the hot set does not hold: every cached Pod read once, in
+/// the store's order, more of them than the hot set keeps, so every read decodes.
+fn miss_cost(lister: &PodLister, hot: usize) -> Result<f64, BenchError> {
+    let keys: Vec<(String, String)> = lister
+        .list(&Default::default())
+        .iter()
+        .map(|p| {
+            (
+                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata.name.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    if keys.len() <= hot {
+        return Err(BenchError::Informer {
+            who: "compact cache miss cost".into(),
+            reason: format!("{} pods fit in a hot set of {hot}", keys.len()),
+        });
+    }
+    let start = std::time::Instant::now();
+    let found = keys
+        .iter()
+        .filter(|(ns, name)| lister.pods(ns).get(name).is_some())
+        .count();
+    let us = start.elapsed().as_secs_f64() * 1e6 / keys.len() as f64;
+    super::sync::check_count(found, keys.len(), "compact cache gets")?;
+    Ok(us)
 }
 
 /// What the metadata-only informer of the same pods holds, through the generated
@@ -140,16 +179,8 @@ async fn kube(server: &mut ServerProcess, n: usize) -> Result<Held, BenchError> 
     Ok(Held {
         per_pod: held as f64 / n as f64,
         relist_peak_ratio: Some(peak as f64 / held as f64),
+        miss_us: None,
     })
-}
-
-/// The JSON decoder a floor figure uses.
-#[derive(Clone, Copy)]
-enum Decoder {
-    /// serde_json, as kube-rs decodes: vectors grow by doubling.
-    SerdeJson,
-    /// simd-json, as our informer decodes: vectors get their exact length.
-    SimdJson,
 }
 
 /// The JSON text of every item of a list body, each in its own buffer.
@@ -167,35 +198,20 @@ fn item_bytes(list: &[u8]) -> Result<Vec<Vec<u8>>, BenchError> {
         .collect()
 }
 
-/// Heap held by the pods of one full list decoded into `Vec<Arc<Pod>>`: what k8s-openapi's
-/// `Pod` costs by itself, before any cache. With simd-json's exact capacities, it is the
-/// least any cache holding whole, decoded k8s-openapi Pods can hold.
-async fn decoded(server: &ServerProcess, n: usize, decoder: Decoder) -> Result<f64, BenchError> {
-    let bytes = raw_http::get_bytes(&format!("{}/api/v1/pods", server.url())).await?;
-    let pods: Vec<Arc<Pod>> = match decoder {
-        Decoder::SerdeJson => {
-            let list: List<Pod> =
-                serde_json::from_slice(&bytes).map_err(|e| BenchError::Decode {
-                    what: "full pod list for the decoded floor".into(),
-                    source: e,
-                })?;
-            list.items.into_iter().map(Arc::new).collect()
-        }
-        // Item by item, as our informer decodes list items.
-        Decoder::SimdJson => {
-            let mut items = item_bytes(&bytes)?;
-            let mut pods = Vec::with_capacity(items.len());
-            for item in &mut items {
-                let pod: Pod =
-                    simd_json::serde::from_slice(item).map_err(|e| BenchError::Informer {
-                        who: "simd-json decoding a listed pod".into(),
-                        reason: e.to_string(),
-                    })?;
-                pods.push(Arc::new(pod));
-            }
-            pods
-        }
-    };
+/// Heap held by the pods of one full list decoded item by item with simd-json, as our
+/// informer decodes them (exact `Vec` capacities), into `Vec<Arc<Pod>>`: what whole
+/// k8s-openapi Pods cost by themselves, before any cache.
+fn decoded(bytes: &[u8], n: usize) -> Result<f64, BenchError> {
+    let mut items = item_bytes(bytes)?;
+    let mut pods: Vec<Arc<Pod>> = Vec::with_capacity(items.len());
+    for item in &mut items {
+        let pod: Pod = simd_json::serde::from_slice(item).map_err(|e| BenchError::Informer {
+            who: "simd-json decoding a listed pod".into(),
+            reason: e.to_string(),
+        })?;
+        pods.push(Arc::new(pod));
+    }
+    drop(items);
     super::sync::check_count(pods.len(), n, "decoded list")?;
     // What dropping the pods gives back: the growth since `base` can be smaller, as
     // simd-json gives back buffers of its own while decoding.
@@ -205,65 +221,241 @@ async fn decoded(server: &ServerProcess, n: usize, decoder: Decoder) -> Result<f
     Ok(held as f64 / n as f64)
 }
 
+/// Bytes per Pod of the listed JSON, and of its `metadata.managedFields`.
+fn json_sizes(list: &[u8], n: usize) -> Result<(f64, f64), BenchError> {
+    let decode = |e| BenchError::Decode {
+        what: "full pod list, managedFields measured".into(),
+        source: e,
+    };
+    let value: serde_json::Value = serde_json::from_slice(list).map_err(decode)?;
+    let items = value["items"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    super::sync::check_count(items.len(), n, "listed pods")?;
+    let mut pods = 0usize;
+    let mut managed = 0usize;
+    for item in items {
+        pods += serde_json::to_vec(item).map_err(decode)?.len();
+        managed += serde_json::to_vec(&item["metadata"]["managedFields"])
+            .map_err(decode)?
+            .len();
+    }
+    Ok((pods as f64 / n as f64, managed as f64 / n as f64))
+}
+
+/// µs per Pod to decode the listed Pods (managedFields dropped, as cached) from each
+/// encoding a compact cache could keep: what a hot-set miss costs besides the lookup.
+struct DecodeCosts {
+    lz4_json_simd: f64,
+    json_simd: f64,
+    lz4_json_serde: f64,
+    lz4_msgpack: f64,
+}
+
+fn decode_costs(list: &[u8]) -> Result<DecodeCosts, BenchError> {
+    let fail = |what: &str, e: String| BenchError::Informer {
+        who: format!("compact encoding: {what}"),
+        reason: e,
+    };
+    let pods: Vec<Pod> = item_bytes(list)?
+        .iter_mut()
+        .map(|item| {
+            let mut pod: Pod =
+                simd_json::serde::from_slice(item).map_err(|e| fail("decode", e.to_string()))?;
+            pod.metadata.managed_fields = None;
+            Ok(pod)
+        })
+        .collect::<Result<_, BenchError>>()?;
+    let json: Vec<Vec<u8>> = pods
+        .iter()
+        .map(|p| serde_json::to_vec(p).map_err(|e| fail("json", e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let lz4_json: Vec<Vec<u8>> = json
+        .iter()
+        .map(|j| lz4_flex::compress_prepend_size(j))
+        .collect();
+    let lz4_msgpack: Vec<Vec<u8>> = pods
+        .iter()
+        .map(|p| {
+            rmp_serde::to_vec_named(p)
+                .map(|m| lz4_flex::compress_prepend_size(&m))
+                .map_err(|e| fail("msgpack", e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let n = pods.len().max(1) as f64;
+    let mut scratch = Vec::new();
+    let time = |f: &mut dyn FnMut() -> Result<(), BenchError>| {
+        let start = std::time::Instant::now();
+        f().map(|()| start.elapsed().as_secs_f64() * 1e6 / n)
+    };
+    let simd = |bytes: &[u8], scratch: &mut Vec<u8>| -> Result<Pod, BenchError> {
+        scratch.clear();
+        scratch.extend_from_slice(bytes);
+        simd_json::serde::from_slice(scratch).map_err(|e| fail("simd-json", e.to_string()))
+    };
+    let unlz4 =
+        |b: &[u8]| lz4_flex::decompress_size_prepended(b).map_err(|e| fail("lz4", e.to_string()));
+    let lz4_json_simd = time(&mut || {
+        for b in &lz4_json {
+            std::hint::black_box(simd(&unlz4(b)?, &mut scratch)?);
+        }
+        Ok(())
+    })?;
+    let json_simd = time(&mut || {
+        for b in &json {
+            std::hint::black_box(simd(b, &mut scratch)?);
+        }
+        Ok(())
+    })?;
+    let lz4_json_serde = time(&mut || {
+        for b in &lz4_json {
+            let pod: Pod = serde_json::from_slice(&unlz4(b)?)
+                .map_err(|e| fail("serde_json", e.to_string()))?;
+            std::hint::black_box(pod);
+        }
+        Ok(())
+    })?;
+    let lz4_msgpack = time(&mut || {
+        for b in &lz4_msgpack {
+            let pod: Pod = rmp_serde::from_slice(&unlz4(b)?)
+                .map_err(|e| fail("msgpack decode", e.to_string()))?;
+            std::hint::black_box(pod);
+        }
+        Ok(())
+    })?;
+    Ok(DecodeCosts {
+        lz4_json_simd,
+        json_simd,
+        lz4_json_serde,
+        lz4_msgpack,
+    })
+}
+
+/// What the shared informer of the projection `V` of the same pods holds.
+async fn projected<V>(server: &ServerProcess, n: usize) -> Result<f64, BenchError>
+where
+    V: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta> + Clone,
+    V::Scope: 'static,
+{
+    settle().await;
+    let base = alloc::live_bytes();
+    let ours = OursProjected::<V>::start(server.url())?;
+    ours.wait_synced().await?;
+    settle().await;
+    let held = alloc::live_bytes().saturating_sub(base);
+    super::sync::check_count(ours.list().len(), n, "projected cache")?;
+    ours.stop().await;
+    Ok(held as f64 / n as f64)
+}
+
 async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, BenchError> {
-    let decoded_exact = decoded(server, n, Decoder::SimdJson).await?;
-    let decoded = decoded(server, n, Decoder::SerdeJson).await?;
+    let hot = COMPACT_HOT.min(n / 4);
+    let list = raw_http::get_bytes(&format!("{}/api/v1/pods", server.url())).await?;
+    let (json_per_pod, managed_json_per_pod) = json_sizes(&list, n)?;
+    let decoded_exact = decoded(&list, n)?;
+    let costs = decode_costs(&list)?;
+    drop(list);
     let kube = kube(server, n).await?;
     let default = ours(server, n, OursOptions::default(), true).await?;
+    let kept = ours(
+        server,
+        n,
+        OursOptions {
+            keep_managed_fields: true,
+            ..Default::default()
+        },
+        false,
+    )
+    .await?;
     let compact = ours(
         server,
         n,
         OursOptions {
-            cache_mode: CacheMode::compact(COMPACT_HOT),
+            cache_mode: CacheMode::compact(hot),
             ..Default::default()
         },
         false,
     )
     .await?;
     let metadata = metadata(server, n).await?;
-    let dropped = ours(
-        server,
-        n,
-        OursOptions {
-            drop_managed_fields: true,
-            ..Default::default()
-        },
-        false,
-    )
-    .await?;
+    let view = projected::<PodView>(server, n).await?;
+    let view_fields = projected::<PodViewMetaFields>(server, n).await?;
     let p = format!("memory.n{n}");
     let mut records = vec![
-        Record::new(SECTION, format!("{p}.decoded_pod"), decoded, "B")
-            .note("a serde_json-decoded List<Pod> held as Vec<Arc<Pod>>: k8s-openapi's own size"),
-        Record::new(SECTION, format!("{p}.decoded_pod_exact"), decoded_exact, "B")
+        Record::new(SECTION, format!("{p}.pod_json"), json_per_pod, "B")
+            .note("JSON of one Pod as the server lists it"),
+        Record::new(SECTION, format!("{p}.managed_fields_json"), managed_json_per_pod, "B")
+            .against("whole Pod JSON", json_per_pod)
+            .note("JSON of its metadata.managedFields: kubectl-client-side-apply, kube-controller-manager and kubelet (status subresource), as a real server keeps them"),
+        Record::new(SECTION, format!("{p}.kube-rs_per_pod"), kube.per_pod, "B")
+            .note("kube-rs reflector: whole Pods, managedFields kept"),
+        Record::new(SECTION, format!("{p}.ours_default_per_pod"), default.per_pod, "B")
             .against("kube-rs", kube.per_pod)
-            .note("simd-json with exact Vec capacities, as we decode, held as Vec<Arc<Pod>>: the least any cache of whole decoded k8s-openapi Pods holds, so a faithful default cache cannot go below this ratio"),
-        Record::new(SECTION, format!("{p}.kube-rs_per_pod"), kube.per_pod, "B"),
+            .target(Target::ratio_at_most(0.4))
+            .note("factory defaults: whole Pods, managedFields dropped"),
+        Record::new(SECTION, format!("{p}.ours_projection_per_pod"), view, "B")
+            .against("kube-rs", kube.per_pod)
+            .target(Target::value_at_most(1_500.0))
+            .note("PodView: ObjectMeta, spec.nodeName, spec.containers[].image, status.phase"),
         Record::new(
             SECTION,
-            format!("{p}.ours_default_per_pod"),
-            default.per_pod,
+            format!("{p}.ours_projection_meta_fields_per_pod"),
+            view_fields,
             "B",
         )
         .against("kube-rs", kube.per_pod)
-        .target(Target::ratio_at_most(0.5)),
-        Record::new(
-            SECTION,
-            format!("{p}.ours_drop_managed_fields_per_pod"),
-            dropped.per_pod,
-            "B",
-        )
-        .against("kube-rs", kube.per_pod),
+        .note("PodView with only name, namespace, labels, resourceVersion and ownerReferences of the metadata"),
+        Record::new(SECTION, format!("{p}.ours_metadata_only_per_pod"), metadata, "B")
+            .against("kube-rs", kube.per_pod)
+            .note("MetadataSharedInformerFactory, core().v1().pods(): PartialObjectMetadata, managedFields dropped"),
         Record::new(SECTION, format!("{p}.ours_compact_per_pod"), compact.per_pod, "B")
             .against("kube-rs", kube.per_pod)
             .target(Target::value_at_most(3_000.0))
             .note(format!(
-                "CacheMode::compact({COMPACT_HOT}): LZ4-compressed JSON, decoded hot set empty after sync"
+                "CacheMode::compact({hot}): LZ4-compressed JSON, decoded hot set empty after sync"
             )),
-        Record::new(SECTION, format!("{p}.ours_metadata_only_per_pod"), metadata, "B")
+        Record::new(SECTION, format!("{p}.ours_keep_managed_fields_per_pod"), kept.per_pod, "B")
             .against("kube-rs", kube.per_pod)
-            .note("MetadataSharedInformerFactory, core().v1().pods(): PartialObjectMetadata"),
+            .note("keep_managed_fields(): whole Pods as the server sends them, like kube-rs"),
+        Record::new(SECTION, format!("{p}.decoded_pod_exact"), decoded_exact, "B")
+            .against("kube-rs", kube.per_pod)
+            .note("simd-json with exact Vec capacities, as we decode, held as Vec<Arc<Pod>>, managedFields kept: the least any cache of whole decoded Pods holds when it keeps them"),
     ];
+    if let Some(us) = compact.miss_us {
+        records.push(
+            Record::new(SECTION, format!("{p}.compact_miss"), us, "us")
+                .against("decoding alone", costs.lz4_json_simd)
+                .target(Target::value_at_most(10.0))
+                .note("lister get of a Pod outside the compact cache's hot set: LZ4 decompression, simd-json decode, hot-set update"),
+        );
+    }
+    for (name, us, note) in [
+        (
+            "lz4_json_simd",
+            costs.lz4_json_simd,
+            "LZ4-compressed JSON decoded with simd-json: the compact cache's encoding",
+        ),
+        ("json_simd", costs.json_simd, "uncompressed JSON, simd-json"),
+        (
+            "lz4_json_serde",
+            costs.lz4_json_serde,
+            "LZ4-compressed JSON, serde_json",
+        ),
+        (
+            "lz4_msgpack",
+            costs.lz4_msgpack,
+            "LZ4-compressed MessagePack (rmp-serde, named fields)",
+        ),
+    ] {
+        records.push(
+            Record::new(SECTION, format!("{p}.compact_decode.{name}"), us, "us")
+                .against("LZ4 JSON, simd-json", costs.lz4_json_simd)
+                .note(format!(
+                    "{note}; µs per Pod, managedFields dropped, every listed Pod once"
+                )),
+        );
+    }
     if let (Some(ours), Some(theirs)) = (default.relist_peak_ratio, kube.relist_peak_ratio) {
         records.push(
             Record::new(SECTION, format!("{p}.relist_peak_over_steady"), ours, "x")

@@ -1,4 +1,4 @@
-//! Realistic objects for seeding, tests and benchmarks: Pods of about 3.5 KB with
+//! Realistic objects for seeding, tests and benchmarks: Pods of about 4.7 KB with
 //! everything a controller-managed Pod carries, ConfigMaps, Nodes, Namespaces and a
 //! CRD-shaped `Widget`.
 //!
@@ -94,9 +94,10 @@ pub(crate) fn pod_vars(namespace: &str, name: &str, i: usize) -> Vec<String> {
 }
 
 /// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
-/// ownerReferences, one container with args, env (including a fieldRef), ports,
-/// requests/limits, probes, volume mounts, tolerations, a `managedFields` entry and a
-/// running status. About 3.5 KB of JSON; `i` varies labels, node and IPs.
+/// ownerReferences, one container with env (including a fieldRef), a port,
+/// requests/limits, a volume mount, tolerations, `managedFields` of three managers as a
+/// real server keeps them (~2 KB) and a running status. About 4.7 KB of JSON; `i`
+/// varies labels, node and IPs.
 pub fn pod(namespace: &str, name: &str, i: usize) -> Value {
     pod_from(&PodVars::new(namespace, name, i))
 }
@@ -117,8 +118,6 @@ fn pod_from(v: &PodVars) -> Value {
             },
             "annotations": {
                 "kubectl.kubernetes.io/restartedAt": "2025-06-01T10:00:00Z",
-                "prometheus.io/scrape": "true",
-                "prometheus.io/port": "9090",
             },
             "ownerReferences": [{
                 "apiVersion": "apps/v1",
@@ -128,49 +127,22 @@ fn pod_from(v: &PodVars) -> Value {
                 "controller": true,
                 "blockOwnerDeletion": true,
             }],
-            "managedFields": [{
-                "manager": "kube-controller-manager",
-                "operation": "Update",
-                "apiVersion": "v1",
-                "time": "2025-06-01T10:00:00Z",
-                "fieldsType": "FieldsV1",
-                "fieldsV1": {
-                    "f:metadata": {
-                        "f:generateName": {},
-                        "f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {}},
-                        "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
-                    },
-                    "f:spec": {
-                        "f:containers": {"k:{\"name\":\"app\"}": {
-                            ".": {}, "f:args": {}, "f:env": {".": {}, "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {}}},
-                            "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
-                            "f:ports": {".": {}, "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}}},
-                            "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
-                        }},
-                        "f:dnsPolicy": {}, "f:restartPolicy": {}, "f:schedulerName": {}, "f:terminationGracePeriodSeconds": {},
-                    },
-                },
-            }],
+            "managedFields": managed_fields(v),
         },
         "spec": {
             "containers": [{
                 "name": "app",
                 "image": v.image,
-                "args": ["--listen=:8080", "--metrics=:9090", "--log-level=info"],
                 "env": [
                     {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
-                    {"name": "TIER", "value": v.tier},
-                    {"name": "GOMAXPROCS", "value": "2"},
                 ],
                 "ports": [
                     {"name": "http", "containerPort": 8080, "protocol": "TCP"},
-                    {"name": "metrics", "containerPort": 9090, "protocol": "TCP"},
                 ],
                 "resources": {
                     "requests": {"cpu": "100m", "memory": "128Mi"},
                     "limits": {"cpu": "500m", "memory": "512Mi"},
                 },
-                "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"}, "periodSeconds": 10, "timeoutSeconds": 1, "successThreshold": 1, "failureThreshold": 3},
                 "volumeMounts": [{"name": "kube-api-access", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}],
                 "terminationMessagePath": "/dev/termination-log",
                 "terminationMessagePolicy": "File",
@@ -219,6 +191,84 @@ fn pod_from(v: &PodVars) -> Value {
             "qosClass": "Burstable",
         },
     })
+}
+
+/// `metadata.managedFields` as a real kube-apiserver keeps them for such a Pod: three
+/// managers, ~1.8 KB of the Pod's JSON. kubectl-client-side-apply set the annotations and
+/// tolerations, kube-controller-manager created the Pod from its ReplicaSet (labels, owner,
+/// spec), and the kubelet owns the status through the `status` subresource. Caches that
+/// keep them hold far more than this JSON: each `fieldsV1` decodes into a tree of maps.
+fn managed_fields(v: &PodVars) -> Value {
+    let condition = json!({".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {}, "f:type": {}});
+    let port = json!({".": {}, "f:containerPort": {}, "f:name": {}, "f:protocol": {}});
+    json!([
+        {
+            "manager": "kubectl-client-side-apply",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:00Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:metadata": {
+                    "f:annotations": {".": {}, "f:kubectl.kubernetes.io/restartedAt": {}},
+                    "f:labels": {"f:app.kubernetes.io/part-of": {}},
+                },
+                "f:spec": {"f:tolerations": {}},
+            },
+        },
+        {
+            "manager": "kube-controller-manager",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:00Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:metadata": {
+                    "f:generateName": {},
+                    "f:labels": {".": {}, "f:app": {}, "f:index": {}, "f:pod-template-hash": {}, "f:tier": {}},
+                    "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
+                },
+                "f:spec": {
+                    "f:containers": {"k:{\"name\":\"app\"}": {
+                        ".": {},
+                        "f:env": {
+                            ".": {},
+                            "k:{\"name\":\"POD_NAME\"}": {".": {}, "f:name": {}, "f:valueFrom": {".": {}, "f:fieldRef": {}}},
+                        },
+                        "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
+                        "f:ports": {
+                            ".": {},
+                            "k:{\"containerPort\":8080,\"protocol\":\"TCP\"}": port,
+                        },
+                        "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
+                        "f:terminationMessagePath": {}, "f:terminationMessagePolicy": {},
+                    }},
+                    "f:dnsPolicy": {}, "f:enableServiceLinks": {}, "f:restartPolicy": {}, "f:schedulerName": {},
+                    "f:securityContext": {}, "f:terminationGracePeriodSeconds": {},
+                },
+            },
+        },
+        {
+            "manager": "kubelet",
+            "operation": "Update",
+            "apiVersion": "v1",
+            "time": "2025-06-01T10:00:05Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {
+                "f:status": {
+                    "f:conditions": {
+                        "k:{\"type\":\"ContainersReady\"}": condition,
+                        "k:{\"type\":\"Initialized\"}": condition,
+                        "k:{\"type\":\"Ready\"}": condition,
+                    },
+                    "f:containerStatuses": {}, "f:hostIP": {}, "f:hostIPs": {}, "f:phase": {}, "f:podIP": {},
+                    "f:podIPs": {".": {}, format!("k:{{\"ip\":\"{}\"}}", v.ip): {".": {}, "f:ip": {}}},
+                    "f:startTime": {},
+                },
+            },
+            "subresource": "status",
+        },
+    ])
 }
 
 /// A ConfigMap with a few keys.
@@ -285,6 +335,16 @@ mod tests {
     #[test]
     fn pods_are_realistically_sized() {
         let len = serde_json::to_vec(&pod("ns-0", "pod-0", 0)).unwrap().len();
-        assert!((3000..=4600).contains(&len), "pod fixture is {len} bytes");
+        let managed = serde_json::to_vec(&pod("ns-0", "pod-0", 0)["metadata"]["managedFields"])
+            .unwrap()
+            .len();
+        assert!(
+            (3600..=4800).contains(&len),
+            "pod fixture is {len} bytes, {managed} of managedFields"
+        );
+        assert!(
+            (1700..=2100).contains(&managed),
+            "managedFields are {managed} bytes"
+        );
     }
 }
