@@ -2,21 +2,18 @@
 //! (issue 19): the informer decodes list and watch bytes straight into the view and caches
 //! only that.
 //!
-//! The runtime caches any type that is a `k8s_openapi::Resource` (here: Pod's group,
-//! version, kind and plural) with `k8s_openapi::Metadata<Ty = ObjectMeta>`, so a view is a
-//! serde struct and two short impls; the generated factory shares one informer per type.
+//! A view is a serde struct and one `projection!` line; the generated accessor
+//! (`factory.core().v1().pods().projected::<V>()`) shares one informer per view type.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use informer_runtime::api::Api;
 use informer_runtime::client::Config;
-use informer_runtime::{
-    Client, Indexers, InformerFactory, ListOptions, ListWatch, Lister, Object, SharedIndexInformer,
-};
+use informer_runtime::{Client, InformerFactory, Lister, Object, Projection};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use k8s_openapi::NamespaceResourceScope;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::BenchError;
@@ -48,35 +45,6 @@ pub struct PodViewStatus {
     pub phase: Option<String>,
 }
 
-/// Implements what the runtime needs of a projection of Pods: Pod's resource constants and
-/// access to the view's `metadata`.
-macro_rules! pod_projection {
-    ($view:ty) => {
-        impl k8s_openapi::Resource for $view {
-            const API_VERSION: &'static str = <Pod as k8s_openapi::Resource>::API_VERSION;
-            const GROUP: &'static str = <Pod as k8s_openapi::Resource>::GROUP;
-            const KIND: &'static str = <Pod as k8s_openapi::Resource>::KIND;
-            const VERSION: &'static str = <Pod as k8s_openapi::Resource>::VERSION;
-            const URL_PATH_SEGMENT: &'static str = <Pod as k8s_openapi::Resource>::URL_PATH_SEGMENT;
-            type Scope = <Pod as k8s_openapi::Resource>::Scope;
-        }
-
-        impl k8s_openapi::ListableResource for $view {
-            const LIST_KIND: &'static str = <Pod as k8s_openapi::ListableResource>::LIST_KIND;
-        }
-
-        impl k8s_openapi::Metadata for $view {
-            type Ty = ObjectMeta;
-            fn metadata(&self) -> &ObjectMeta {
-                &self.metadata
-            }
-            fn metadata_mut(&mut self) -> &mut ObjectMeta {
-                &mut self.metadata
-            }
-        }
-    };
-}
-
 /// The projection the issue sizes: the whole `ObjectMeta` (managedFields are dropped by
 /// default), `spec.nodeName`, `spec.containers[].image` and `status.phase`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -91,7 +59,7 @@ pub struct PodView {
     pub status: Option<PodViewStatus>,
 }
 
-pod_projection!(PodView);
+informer_runtime::projection!(PodView => Pod);
 
 /// The metadata fields a controller of Pods typically reads; everything else in
 /// `metadata` (annotations, managedFields, uid, ...) is skipped while decoding.
@@ -133,7 +101,7 @@ pub struct PodViewMetaFields {
     pub status: Option<PodViewStatus>,
 }
 
-pod_projection!(PodViewMetaFields);
+informer_runtime::projection!(PodViewMetaFields => Pod);
 
 fn err(reason: impl ToString) -> BenchError {
     BenchError::Informer {
@@ -152,31 +120,14 @@ pub struct OursProjected<V: Object> {
 
 impl<V> OursProjected<V>
 where
-    V: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta> + Clone,
-    V::Scope: 'static,
+    V: Projection<Of = Pod> + k8s_openapi::Resource<Scope = NamespaceResourceScope> + Clone,
 {
-    /// Builds a factory for the server at `url`, registers the informer of `V` in it the
-    /// way the generated pods informer registers itself, and starts it.
+    /// Builds a factory for the server at `url`, asks its generated Pods accessor for the
+    /// projection `V`, and starts it.
     pub fn start(url: &str) -> Result<Self, BenchError> {
         let client = Client::new(Config::new(url)).map_err(err)?;
         let factory = SharedInformerFactory::builder(client).build();
-        let informer = factory.factory_core().informer_for::<V>(
-            &format!("core/v1/pods as {}", std::any::type_name::<V>()),
-            |core| {
-                let api: Api<V> = Api::all(core.client().clone());
-                let list = {
-                    let api = api.clone();
-                    move |options: ListOptions| api.list(&options)
-                };
-                let watch = move |options: ListOptions| api.watch(&options);
-                SharedIndexInformer::new(
-                    ListWatch::new(list, watch),
-                    core.resync_for::<V>(),
-                    Indexers::standard(),
-                )
-            },
-        );
-        let lister = Lister::new(informer.indexer());
+        let lister = factory.core().v1().pods().projected::<V>().lister();
         factory.start();
         Ok(Self { factory, lister })
     }

@@ -47,6 +47,14 @@ impl Target {
             of: Of::Value,
         }
     }
+    /// `value >= bound`.
+    pub fn value_at_least(bound: f64) -> Self {
+        Self {
+            op: Op::AtLeast,
+            value: bound,
+            of: Of::Value,
+        }
+    }
     /// `ratio <= bound`.
     pub fn ratio_at_most(bound: f64) -> Self {
         Self {

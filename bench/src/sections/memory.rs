@@ -5,10 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::{CacheMode, Client, InformerFactory, MetadataSharedInformerFactory, Object};
+use informer_runtime::{
+    CacheMode, Client, InformerFactory, MetadataSharedInformerFactory, Projection,
+};
 use informers::MetadataGroups;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::NamespaceResourceScope;
 use listers::core::v1::PodLister;
 
 use super::{settle, wait_until, Ctx};
@@ -335,8 +337,7 @@ fn decode_costs(list: &[u8]) -> Result<DecodeCosts, BenchError> {
 /// What the shared informer of the projection `V` of the same pods holds.
 async fn projected<V>(server: &ServerProcess, n: usize) -> Result<f64, BenchError>
 where
-    V: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta> + Clone,
-    V::Scope: 'static,
+    V: Projection<Of = Pod> + k8s_openapi::Resource<Scope = NamespaceResourceScope> + Clone,
 {
     settle().await;
     let base = alloc::live_bytes();

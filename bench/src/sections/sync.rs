@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use informer_runtime::Object;
+use informer_runtime::Projection;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::List;
+use k8s_openapi::NamespaceResourceScope;
 
 use super::{timed, Ctx};
 use crate::error::BenchError;
@@ -177,8 +177,7 @@ async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Recor
 /// Seconds from start to synced for the shared informer of the projection `V`.
 async fn projected_sync<V>(url: &str, n: usize) -> Result<f64, BenchError>
 where
-    V: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta> + Clone,
-    V::Scope: 'static,
+    V: Projection<Of = Pod> + k8s_openapi::Resource<Scope = NamespaceResourceScope> + Clone,
 {
     let (t, ours) = timed(async {
         let ours = OursProjected::<V>::start(url)?;
