@@ -11,6 +11,8 @@ pub mod config;
 mod decode;
 mod decode_pool;
 mod error_response;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod kubeconfig;
 mod proxy;
 mod sni;
