@@ -44,7 +44,7 @@ pub fn run(data: &[u8]) {
         // from an array too (`[]`); a list body is an object.
         let reference = std::str::from_utf8(data)
             .ok()
-            .filter(|text| text.trim_start().starts_with('{'))
+            .filter(|text| text.trim_start().starts_with('{') && !has_huge_integer(text))
             .and_then(|text| serde_json::from_str::<Reference>(text).ok());
         if let (Some(reference), Some((_, got))) = (reference, &first) {
             let list = match got {
@@ -68,6 +68,15 @@ pub fn run(data: &[u8]) {
         assert_no_task_failure(&list_body::<DynamicObject>([data], 4096).await);
         assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096).await);
     });
+}
+
+/// True when `text` holds an integer of more than 20 digits: serde_json reads it as a float,
+/// simd-json refuses it, and kube-apiserver never writes one (Go prints such numbers as floats
+/// with an exponent), so the two parsers are not compared on it.
+fn has_huge_integer(text: &str) -> bool {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_digit())
+        .any(|digits| digits.len() > 20)
 }
 
 /// A decoding task that failed panicked: a bug, not a verdict on the body.

@@ -79,6 +79,7 @@ fn against_serde_json(data: &[u8], events: &Events) {
         // be UTF-8 throughout, so only valid UTF-8 is compared.
         let want = std::str::from_utf8(line)
             .ok()
+            .filter(|text| !has_huge_integer(text))
             .and_then(|text| serde_json::from_str::<Reference>(text).ok())
             .and_then(|reference| match reference.kind.as_str() {
                 "ADDED" => Some(WatchEvent::Added(reference.object)),
@@ -96,4 +97,13 @@ fn against_serde_json(data: &[u8], events: &Events) {
             (Ok(_), None) => {}
         }
     }
+}
+
+/// True when `text` holds an integer of more than 20 digits: serde_json reads it as a float,
+/// simd-json refuses it, and kube-apiserver never writes one (Go prints such numbers as floats
+/// with an exponent), so the two parsers are not compared on it.
+fn has_huge_integer(text: &str) -> bool {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_digit())
+        .any(|digits| digits.len() > 20)
 }

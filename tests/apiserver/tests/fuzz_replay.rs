@@ -51,11 +51,12 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Runs one input; on a panic, says which input it was and keeps the bytes.
-fn run(what: &str, data: &[u8]) {
+/// Runs one input and returns the answer; on a panic, says which input it was and keeps the
+/// bytes.
+fn run(what: &str, data: &[u8]) -> Vec<u8> {
     let before = PANICS.load(Ordering::SeqCst);
-    let caught = panic::catch_unwind(AssertUnwindSafe(|| request_input::run(data))).is_err();
-    if caught || PANICS.load(Ordering::SeqCst) != before {
+    let answer = panic::catch_unwind(AssertUnwindSafe(|| request_input::answer(data)));
+    if answer.is_err() || PANICS.load(Ordering::SeqCst) != before {
         let path = std::env::temp_dir().join("fuzz-replay-request-panic");
         let _ = std::fs::write(&path, data);
         panic!(
@@ -63,6 +64,13 @@ fn run(what: &str, data: &[u8]) {
             path.display()
         );
     }
+    answer.unwrap_or_default()
+}
+
+/// True for a file a fuzzer added (named by the SHA-1 of its contents): replayed as it is, since
+/// it already is one of many mutations; the named seeds are mutated further.
+fn fuzzer_found(name: &str) -> bool {
+    name.len() == 40 && name.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// `count` offsets spread evenly over `0..=len`, both ends included.
@@ -81,16 +89,6 @@ fn status_lines(response: &[u8]) -> Vec<String> {
 }
 
 #[test]
-fn every_corpus_file_is_answered() {
-    for (name, data) in corpus() {
-        let response = request_input::answer(&data);
-        let statuses = status_lines(&response);
-        assert!(!statuses.is_empty(), "{name} got no answer");
-        println!("{name}: {}", statuses.join(" | "));
-    }
-}
-
-#[test]
 fn corpus_and_its_mutations_never_panic() {
     count_panics();
     let files = corpus();
@@ -99,9 +97,15 @@ fn corpus_and_its_mutations_never_panic() {
         for chunk in files.chunks(files.len().div_ceil(workers)) {
             scope.spawn(move || {
                 for (name, data) in chunk {
-                    run(name, data);
+                    let answer = run(name, data);
+                    if fuzzer_found(name) {
+                        continue;
+                    }
+                    // A seed is a well-formed request: it gets an answer (proof that the
+                    // exchange reaches the server).
+                    assert!(!status_lines(&answer).is_empty(), "{name} got no answer");
                     for end in offsets(data.len(), 24) {
-                        run(&format!("{name} truncated at byte {end}"), &data[..end]);
+                        let _ = run(&format!("{name} truncated at byte {end}"), &data[..end]);
                     }
                     for at in
                         offsets(data.len().saturating_sub(1), 10).filter(|&at| at < data.len())
@@ -109,7 +113,8 @@ fn corpus_and_its_mutations_never_panic() {
                         let mut mutated = data.clone();
                         for mask in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
                             mutated[at] = data[at] ^ mask;
-                            run(&format!("{name} with byte {at} xor {mask:#04x}"), &mutated);
+                            let _ =
+                                run(&format!("{name} with byte {at} xor {mask:#04x}"), &mutated);
                         }
                         for &byte in b" /?&=%+\r\n:{}\"0" {
                             mutated[at] = byte;

@@ -18,11 +18,6 @@ thread_local! {
         .expect("a current-thread tokio runtime builds");
 }
 
-/// Serves `data` on a fresh server and checks what came back.
-pub fn run(data: &[u8]) {
-    answer(data);
-}
-
 /// Serves `data` on a fresh server, checks what came back and returns it.
 pub fn answer(data: &[u8]) -> Vec<u8> {
     let response = RUNTIME
