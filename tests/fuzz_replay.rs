@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 mod kubeconfig_input;
 #[path = "../fuzz/fuzz_targets/list_body_input.rs"]
 mod list_body_input;
+#[path = "../fuzz/fuzz_targets/runtime.rs"]
+mod runtime;
 #[path = "../fuzz/fuzz_targets/selector_input.rs"]
 mod selector_input;
+#[path = "../fuzz/fuzz_targets/split.rs"]
+mod split;
 #[path = "../fuzz/fuzz_targets/watch_lines_input.rs"]
 mod watch_lines_input;
 

@@ -5,5 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 mod list_body_input;
+mod runtime;
+mod split;
 
 fuzz_target!(|data: &[u8]| list_body_input::run(data));

@@ -12,10 +12,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 use serde_json::{Map, Value};
 
-#[path = "runtime.rs"]
-mod runtime;
-#[path = "split.rs"]
-mod split;
+use crate::{runtime, split};
 
 /// A list body as serde_json reads it: the reference the decoder is checked against.
 #[derive(serde::Deserialize)]

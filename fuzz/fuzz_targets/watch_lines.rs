@@ -5,5 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 mod watch_lines_input;
+mod runtime;
+mod split;
 
 fuzz_target!(|data: &[u8]| watch_lines_input::run(data));

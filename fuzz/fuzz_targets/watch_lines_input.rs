@@ -11,10 +11,7 @@ use informer_runtime::{DynamicObject, Error, WatchEvent};
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 
-#[path = "runtime.rs"]
-mod runtime;
-#[path = "split.rs"]
-mod split;
+use crate::{runtime, split};
 
 /// A watch line as serde_json reads it: the reference the decoder is checked against.
 #[derive(serde::Deserialize)]
@@ -62,7 +59,7 @@ fn same_events(a: &str, want: &Events, b: &str, got: &Events) {
     let text = |events: &Events| -> Vec<Result<WatchEvent<Value>, String>> {
         events
             .iter()
-            .map(|e| e.as_ref().map(Clone::clone).map_err(ToString::to_string))
+            .map(|e| e.as_ref().cloned().map_err(ToString::to_string))
             .collect()
     };
     assert_eq!(text(want), text(got), "fed {a} and {b}, the events differ");
