@@ -1,8 +1,8 @@
 //! The fuzz targets over the runtime's decoders (`fuzz/`, cargo-fuzz, nightly only), run on
 //! stable over fixed inputs: each target's corpus (real list and watch bodies from the test
-//! server, real kubeconfigs, selectors from the Kubernetes docs, and every input a fuzzer found
-//! a bug with) and systematic mutations of it (truncations, bit flips, syntax-significant bytes
-//! written over others). The checks are the targets' own: no panic, and each target's
+//! server, real kubeconfigs, selectors from the Kubernetes docs, every input a fuzzer found a bug
+//! with, and a minimized sample of what the fuzzers reached) and systematic mutations of the
+//! named seeds (truncations, bit flips, syntax-significant bytes written over others). The checks are the targets' own: no panic, and each target's
 //! properties. A failure names the input and keeps its bytes for a reproducer.
 
 use std::panic::{self, AssertUnwindSafe};

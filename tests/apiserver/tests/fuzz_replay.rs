@@ -1,8 +1,8 @@
 //! The fuzz target over request handling (`fuzz/`, cargo-fuzz, nightly only), run on stable
 //! over fixed inputs: its corpus (requests as the runtime's client sends them: lists with
-//! selectors and pages, watches, creates, updates, patches, deletes, discovery, and every
-//! input a fuzzer found a bug with) and systematic mutations of it (truncations, bit flips,
-//! bytes that matter to HTTP, URLs and JSON written over others). A panic anywhere in the
+//! selectors and pages, watches, creates, updates, patches, deletes, discovery, and a
+//! minimized sample of what the fuzzer reached) and systematic mutations of the named seeds
+//! (truncations, bit flips, bytes that matter to HTTP, URLs and JSON written over others). A panic anywhere in the
 //! server, including the tasks that stream lists and watches, fails the test and names the
 //! input.
 
