@@ -12,6 +12,12 @@ use std::cell::RefCell;
 
 use serde::de::{DeserializeOwned, Error as _};
 
+/// How deeply arrays and objects may nest, as in serde_json: simd-json's deserializer recurses
+/// once per level, so a document nested thousands deep (from a broken or hostile server) would
+/// overflow the decoding thread's stack, which aborts the process. Kubernetes objects nest a few
+/// dozen levels at most.
+const MAX_DEPTH: usize = 128;
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -24,11 +30,53 @@ struct Scratch {
 
 impl Scratch {
     fn decode<T: DeserializeOwned>(&mut self, bytes: &[u8]) -> Result<T, serde_json::Error> {
+        check_depth(bytes)?;
         self.input.clear();
         self.input.extend_from_slice(bytes);
         simd_json::serde::from_slice_with_buffers(&mut self.input, &mut self.buffers)
             .map_err(|e| serde_json::Error::custom(e.to_string()))
     }
+}
+
+/// Fails when arrays and objects in `bytes` nest deeper than [`MAX_DEPTH`], naming the byte
+/// where they do. Brackets inside strings do not count.
+fn check_depth(bytes: &[u8]) -> Result<(), serde_json::Error> {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                // Skip the string: to its closing quote, past escaped characters.
+                at += 1;
+                loop {
+                    match bytes
+                        .get(at..)
+                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                    {
+                        Some(off) if bytes[at + off] == b'\\' => at += off + 2,
+                        Some(off) => {
+                            at += off;
+                            break;
+                        }
+                        // Unterminated: the parser reports that.
+                        None => return Ok(()),
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(serde_json::Error::custom(format!(
+                        "arrays and objects nested deeper than {MAX_DEPTH} levels at byte {at}"
+                    )));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+    }
+    Ok(())
 }
 
 /// Decodes one JSON document into `T`, with serde_json's error type so callers need not
@@ -65,6 +113,24 @@ mod tests {
         let mut containers = pod.spec.unwrap().containers;
         let args = containers.remove(0).args.unwrap();
         assert_eq!((args.len(), args.capacity()), (3, 3));
+    }
+
+    #[test]
+    fn nesting_deeper_than_serde_json_allows_is_an_error_not_a_stack_overflow() {
+        let deep = |levels: usize| {
+            let mut doc = r#"{"s":"[[{{\"]]","a":"#.to_owned();
+            doc.push_str(&"[".repeat(levels));
+            doc.push_str(&"]".repeat(levels));
+            doc.push('}');
+            doc
+        };
+        from_slice::<serde_json::Value>(deep(MAX_DEPTH - 1).as_bytes()).unwrap();
+        let err = from_slice::<serde_json::Value>(deep(100_000).as_bytes()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("nested deeper than 128 levels at byte 147"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -75,6 +75,16 @@ impl Requirement {
         &self.values
     }
 
+    /// The values of `in`/`notin` as written between the parentheses. A set holding only the
+    /// empty value is written `,` (two empty values, deduplicated when parsed back): `()` is
+    /// the empty set, which does not parse (apimachinery prints `()` and cannot read it back).
+    fn value_set(&self) -> String {
+        match self.values.as_slice() {
+            [only] if only.is_empty() => ",".to_owned(),
+            values => values.join(","),
+        }
+    }
+
     fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
         let value = labels.and_then(|l| l.get(&self.key));
         match self.operator {
@@ -114,8 +124,8 @@ impl fmt::Display for Requirement {
             Operator::NotEquals => write!(f, "{}!={}", self.key, single),
             Operator::GreaterThan => write!(f, "{}>{}", self.key, single),
             Operator::LessThan => write!(f, "{}<{}", self.key, single),
-            Operator::In => write!(f, "{} in ({})", self.key, self.values.join(",")),
-            Operator::NotIn => write!(f, "{} notin ({})", self.key, self.values.join(",")),
+            Operator::In => write!(f, "{} in ({})", self.key, self.value_set()),
+            Operator::NotIn => write!(f, "{} notin ({})", self.key, self.value_set()),
         }
     }
 }

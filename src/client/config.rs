@@ -470,7 +470,7 @@ fn data_or_file<T>(
     Ok(None)
 }
 
-fn from_selected(selected: &Selected) -> Result<Config, Error> {
+pub(crate) fn from_selected(selected: &Selected) -> Result<Config, Error> {
     let cluster = &selected.cluster;
     let server = cluster
         .value

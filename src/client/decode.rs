@@ -36,6 +36,34 @@ enum Field {
     Other,
 }
 
+impl Field {
+    /// The field a top-level key names, its escapes (`"it\u0065ms"`) decoded first. A key
+    /// that is not valid JSON names no field of interest: the body fails elsewhere or not at all.
+    fn of_key(raw: &[u8]) -> Self {
+        let unescaped: String;
+        let key = if raw.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(raw.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(raw);
+            quoted.push(b'"');
+            match serde_json::from_slice::<String>(&quoted) {
+                Ok(k) => {
+                    unescaped = k;
+                    unescaped.as_bytes()
+                }
+                Err(_) => return Field::Other,
+            }
+        } else {
+            raw
+        };
+        match key {
+            b"metadata" => Field::Metadata,
+            b"items" => Field::Items,
+            _ => Field::Other,
+        }
+    }
+}
+
 /// Splits a `*List` body chunk by chunk: a small scanner tracks nesting, strings and
 /// escapes to find where each element of `items` (and the list's `metadata`) begins and
 /// ends. The metadata is decoded at once; complete items are collected into batches for
@@ -99,10 +127,13 @@ impl ListDecoder {
                     }
                     Some(off) => {
                         let j = i + off;
+                        let escape = chunk[j] == b'\\';
                         if self.reading_key {
-                            self.key.extend_from_slice(&chunk[i..j]);
+                            // A key keeps its backslashes: it is unescaped whole at its `:`.
+                            self.key
+                                .extend_from_slice(&chunk[i..if escape { j + 1 } else { j }]);
                         }
-                        if chunk[j] == b'\\' {
+                        if escape {
                             self.escape = true;
                         } else {
                             self.in_string = false;
@@ -119,11 +150,7 @@ impl ListDecoder {
                 b':' => {
                     if self.depth == 1 {
                         self.expect_key = false;
-                        self.field = match self.key.as_slice() {
-                            b"metadata" => Field::Metadata,
-                            b"items" => Field::Items,
-                            _ => Field::Other,
-                        };
+                        self.field = Field::of_key(&self.key);
                     }
                 }
                 b',' => {

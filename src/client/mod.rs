@@ -11,6 +11,8 @@ pub mod config;
 mod decode;
 mod decode_pool;
 mod error_response;
+#[doc(hidden)]
+pub mod fuzz;
 #[cfg(feature = "kube")]
 mod kube;
 pub mod kubeconfig;

@@ -49,6 +49,8 @@ pub mod error;
 pub mod faults;
 mod filter;
 pub mod fixtures;
+#[doc(hidden)]
+pub mod fuzz;
 mod http;
 mod meta;
 mod partial_metadata;

@@ -167,6 +167,30 @@ impl TestApiServerBuilder {
 
     /// Binds, seeds and starts serving.
     pub async fn start(self) -> Result<RunningServer, Error> {
+        let state = self.build_state()?;
+        let tls = if self.tls {
+            Some(TlsMaterial::generate(self.listen.ip())?)
+        } else {
+            None
+        };
+        let listener = bind(self.listen).await?;
+        let addr = listener.local_addr().map_err(|source| Error::Bind {
+            addr: self.listen,
+            source,
+        })?;
+        let incarnation = Incarnation::spawn(listener, state.clone(), tls.clone());
+        Ok(RunningServer {
+            state,
+            addr,
+            tls,
+            token: self.tokens.first().map(|(t, _)| t.clone()),
+            incarnation: Mutex::new(Some(incarnation)),
+        })
+    }
+
+    /// The state a server built from these options starts with: resources registered and
+    /// seeded, nothing bound.
+    pub(crate) fn build_state(&self) -> Result<Arc<State>, Error> {
         let tokens = (!self.tokens.is_empty()).then(|| {
             self.tokens
                 .iter()
@@ -186,28 +210,14 @@ impl TestApiServerBuilder {
             rv0_ignores_limit: self.rv0_ignores_limit,
             partial_metadata: self.partial_metadata,
         }));
-        for spec in builtin_resources().into_iter().chain(self.resources) {
+        for spec in builtin_resources()
+            .into_iter()
+            .chain(self.resources.clone())
+        {
             state.register(spec);
         }
         seed(&state, self.seed_pods, self.seed_namespaces)?;
-        let tls = if self.tls {
-            Some(TlsMaterial::generate(self.listen.ip())?)
-        } else {
-            None
-        };
-        let listener = bind(self.listen).await?;
-        let addr = listener.local_addr().map_err(|source| Error::Bind {
-            addr: self.listen,
-            source,
-        })?;
-        let incarnation = Incarnation::spawn(listener, state.clone(), tls.clone());
-        Ok(RunningServer {
-            state,
-            addr,
-            tls,
-            token: self.tokens.first().map(|(t, _)| t.clone()),
-            incarnation: Mutex::new(Some(incarnation)),
-        })
+        Ok(state)
     }
 }
 

@@ -1,0 +1,101 @@
+//! One input through the list-body decoder and the decode pool; shared by the fuzz target and
+//! the stable test `tests/fuzz_replay.rs`, so that both make exactly the same calls.
+//!
+//! Errors are fine; panics are bugs, and so are: a result that depends on where the body was
+//! cut, and a UTF-8 body serde_json reads as a list that the decoder refuses or reads otherwise.
+
+use informer_runtime::client::fuzz::list_body;
+use informer_runtime::error::ErrorKind;
+use informer_runtime::metadata::{PartialObjectMeta, Untyped};
+use informer_runtime::{DynamicObject, Error, ObjectList};
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
+use serde_json::{Map, Value};
+
+use crate::{runtime, split};
+
+/// A list body as serde_json reads it: the reference the decoder is checked against.
+#[derive(serde::Deserialize)]
+struct Reference {
+    #[serde(default)]
+    metadata: Option<ListMeta>,
+    #[serde(default)]
+    items: Option<Vec<Map<String, Value>>>,
+}
+
+/// Runs `data` as a list body through the decoder, fed whole, byte by byte and in hashed
+/// chunks, into JSON values and into typed objects.
+pub fn run(data: &[u8]) {
+    runtime::block_on(async {
+        let mut first: Option<(&str, Result<ObjectList<Value>, Error>)> = None;
+        for feed in split::feeds(data) {
+            let got = list_body::<Value>(feed.chunks.iter().copied(), feed.batch).await;
+            assert_no_task_failure(&got);
+            match &first {
+                None => first = Some((feed.name, got)),
+                Some((name, want)) => same_result(name, want, feed.name, &got),
+            }
+        }
+        // serde_json skips the fields it ignores without checking their UTF-8; JSON text must
+        // be UTF-8 throughout, so only valid UTF-8 is compared. And serde_json reads a struct
+        // from an array too (`[]`); a list body is an object.
+        let reference = std::str::from_utf8(data)
+            .ok()
+            .filter(|text| text.trim_start().starts_with('{') && !has_huge_integer(text))
+            .and_then(|text| serde_json::from_str::<Reference>(text).ok());
+        if let (Some(reference), Some((_, got))) = (reference, &first) {
+            let list = match got {
+                Ok(list) => list,
+                Err(e) => panic!("serde_json reads the body as a list, the decoder fails: {e}"),
+            };
+            let want: Vec<Value> = reference
+                .items
+                .unwrap_or_default()
+                .into_iter()
+                .map(Value::Object)
+                .collect();
+            assert_eq!(list.items, want, "items differ from serde_json's");
+            assert_eq!(
+                list.metadata,
+                reference.metadata.unwrap_or_default(),
+                "metadata differs from serde_json's"
+            );
+        }
+        assert_no_task_failure(&list_body::<Pod>([data], 4096).await);
+        assert_no_task_failure(&list_body::<DynamicObject>([data], 4096).await);
+        assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096).await);
+    });
+}
+
+/// True when `text` holds an integer of more than 20 digits: serde_json reads it as a float,
+/// simd-json refuses it, and kube-apiserver never writes one (Go prints such numbers as floats
+/// with an exponent), so the two parsers are not compared on it.
+fn has_huge_integer(text: &str) -> bool {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_digit())
+        .any(|digits| digits.len() > 20)
+}
+
+/// A decoding task that failed panicked: a bug, not a verdict on the body.
+fn assert_no_task_failure<T>(result: &Result<ObjectList<T>, Error>) {
+    if let Err(e) = result {
+        assert_ne!(e.kind(), Some(ErrorKind::Task), "{e}");
+    }
+}
+
+/// Two feeds of one body succeed or fail together, and succeed with the same list. (Which
+/// error a broken body gives first may depend on the batches: items are decoded apart from
+/// the scan.)
+fn same_result(
+    a: &str,
+    want: &Result<ObjectList<Value>, Error>,
+    b: &str,
+    got: &Result<ObjectList<Value>, Error>,
+) {
+    match (want, got) {
+        (Ok(want), Ok(got)) => assert_eq!(want, got, "fed {a} and {b}, the lists differ"),
+        (Err(_), Err(_)) => {}
+        (Ok(_), Err(e)) => panic!("fed {a} the body decodes; fed {b} it fails: {e}"),
+        (Err(e), Ok(_)) => panic!("fed {a} the body fails: {e}; fed {b} it decodes"),
+    }
+}

@@ -1,0 +1,11 @@
+//! Any bytes as a watch response body, cut into chunks, through the watch-line decoder and
+//! the decode pool: errors are fine, panics and cut-dependent events are bugs.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+mod watch_lines_input;
+mod runtime;
+mod split;
+
+fuzz_target!(|data: &[u8]| watch_lines_input::run(data));
