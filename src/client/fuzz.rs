@@ -8,22 +8,23 @@ use std::path::{Component, Path};
 
 use serde::de::DeserializeOwned;
 
+use bytes::Bytes;
+use futures_util::StreamExt;
+
 use super::config::{from_selected, Config};
-use super::decode::{self, LineSplitter, ListDecoder};
-use super::decode_pool::{Batch, DecodePool};
 use super::kubeconfig::{KubeConfigOptions, Kubeconfig, Sourced};
-use crate::error::{Error, ErrorKind};
+use crate::error::{BoxError, Error};
 use crate::watch_event::{ObjectList, WatchEvent};
 
 /// The context decoding errors carry.
 const CONTEXT: &str = "fuzz";
 
-/// A list body arriving in `chunks`, decoded as `Client::list` decodes one: items are cut out
-/// as their bytes arrive, handed to the decode pool in batches of at least `batch_bytes` and
-/// taken back in order.
+/// A list body arriving in `chunks`, decoded by the function `Client::list` decodes one
+/// with, in batches of at least `batch_bytes`.
 ///
 /// A decoding task that failed (it panicked) is an `Error::Other` of kind
-/// [`ErrorKind::Task`]: a bug, where every other error is a verdict on the body.
+/// [`ErrorKind::Task`](crate::ErrorKind::Task): a bug, where every other error is a verdict
+/// on the body.
 pub async fn list_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
     batch_bytes: usize,
@@ -31,38 +32,11 @@ pub async fn list_body<'a, T>(
 where
     T: DeserializeOwned + Send + 'static,
 {
-    let decode_error = |source| Error::Decode {
-        context: CONTEXT.to_owned(),
-        what: "the list body".to_owned(),
-        source,
-    };
-    let mut decoder = ListDecoder::new();
-    let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
-    let mut items = Vec::new();
-    for chunk in chunks {
-        decoder.feed(chunk).map_err(decode_error)?;
-        if let Some(batch) = decoder.take_items(batch_bytes) {
-            if pool.is_full() {
-                if let Some(decoded) = pool.next().await {
-                    items.extend(joined(decoded)?.map_err(decode_error)?);
-                }
-            }
-            pool.submit(false, move || decode::decode_items::<T>(&batch));
-        }
-    }
-    let (metadata, rest) = decoder.finish().map_err(decode_error)?;
-    if !rest.is_empty() {
-        pool.submit(true, move || decode::decode_items::<T>(&rest));
-    }
-    while let Some(decoded) = pool.next().await {
-        items.extend(joined(decoded)?.map_err(decode_error)?);
-    }
-    Ok(ObjectList { metadata, items })
+    super::decode_list(body(chunks), None, batch_bytes, CONTEXT).await
 }
 
-/// A watch body arriving in `chunks`, decoded as `Client::watch` decodes one: split into
-/// lines, blank lines skipped, the lines each chunk completes decoded as one batch (inline
-/// when it holds at most `inline_events`) and taken back in order. The events end with the
+/// A watch body arriving in `chunks`, decoded by the function `Client::watch` decodes one
+/// with, batches of at most `inline_events` lines decoded inline. The events end with the
 /// first error, as the watch stream does.
 pub async fn watch_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
@@ -71,75 +45,18 @@ pub async fn watch_body<'a, T>(
 where
     T: DeserializeOwned + Send + 'static,
 {
-    let mut lines = LineSplitter::default();
-    let mut pool = DecodePool::<Vec<Result<WatchEvent<T>, Error>>>::new();
-    let mut events = Vec::new();
-    for chunk in chunks {
-        let mut batch = Batch::default();
-        lines.feed(chunk, |line| keep_line(&mut batch, line));
-        if pool.is_full() {
-            if let Some(decoded) = pool.next().await {
-                if take_events(&mut events, decoded) {
-                    return events;
-                }
-            }
-        }
-        submit_lines(&mut pool, batch, inline_events);
-    }
-    let mut batch = Batch::default();
-    keep_line(&mut batch, &lines.into_remainder());
-    submit_lines(&mut pool, batch, inline_events);
-    while let Some(decoded) = pool.next().await {
-        if take_events(&mut events, decoded) {
-            break;
-        }
-    }
-    events
+    super::watch_events(body(chunks), inline_events, CONTEXT.into())
+        .collect()
+        .await
 }
 
-/// Sends a batch of watch lines to be decoded, unless it is empty.
-fn submit_lines<T>(
-    pool: &mut DecodePool<Vec<Result<WatchEvent<T>, Error>>>,
-    batch: Batch,
-    inline_events: usize,
-) where
-    T: DeserializeOwned + Send + 'static,
-{
-    if !batch.is_empty() {
-        pool.submit(batch.len() <= inline_events, move || {
-            decode::decode_lines(&batch, CONTEXT)
-        });
-    }
-}
-
-/// Adds a watch line to `batch` unless it is blank.
-fn keep_line(batch: &mut Batch, line: &[u8]) {
-    if !decode::is_blank(line) {
-        batch.push(line);
-    }
-}
-
-/// Appends a decoded batch's events; true when the events ended with an error.
-fn take_events<T>(
-    events: &mut Vec<Result<WatchEvent<T>, Error>>,
-    decoded: Result<Vec<Result<WatchEvent<T>, Error>>, String>,
-) -> bool {
-    match joined(decoded) {
-        Ok(batch) => events.extend(batch),
-        Err(e) => events.push(Err(e)),
-    }
-    events.last().is_some_and(Result::is_err)
-}
-
-/// A decoding task's result, or an `ErrorKind::Task` error when the task failed.
-fn joined<R>(result: Result<R, String>) -> Result<R, Error> {
-    result.map_err(|reason| {
-        Error::other(
-            ErrorKind::Task,
-            CONTEXT,
-            format!("a decoding task failed: {reason}"),
-        )
-    })
+/// A response body that yields `chunks`, in order.
+fn body<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> super::transport::Body {
+    let chunks: Vec<Result<Bytes, BoxError>> = chunks
+        .into_iter()
+        .map(|chunk| Ok(Bytes::copy_from_slice(chunk)))
+        .collect();
+    futures_util::stream::iter(chunks).boxed()
 }
 
 /// The `Config` a kubeconfig file holding `yaml` gives, as `Config::from_kubeconfig_file`

@@ -399,40 +399,8 @@ impl Client {
         request: Request,
     ) -> Result<ObjectList<T>, Error> {
         let timeout = self.inner.list_read_timeout;
-        let mut response = self.send(&request, timeout).await?;
-        let context = &request.context;
-        let decode_error = |source| Error::Decode {
-            context: context.clone(),
-            what: "the list body".to_owned(),
-            source,
-        };
-        let mut decoder = ListDecoder::new();
-        let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
-        let mut items = Vec::new();
-        loop {
-            let chunk = read_with_timeout(response.body.next(), timeout, context)
-                .await?
-                .transpose()
-                .map_err(|e| http_error(context, "reading the list body", &*e))?;
-            let Some(chunk) = chunk else { break };
-            decoder.feed(&chunk).map_err(decode_error)?;
-            if let Some(batch) = decoder.take_items(LIST_BATCH_BYTES) {
-                if pool.is_full() {
-                    if let Some(decoded) = pool.next().await {
-                        items.extend(joined(decoded, context)?.map_err(decode_error)?);
-                    }
-                }
-                pool.submit(false, move || decode::decode_items::<T>(&batch));
-            }
-        }
-        let (metadata, rest) = decoder.finish().map_err(decode_error)?;
-        if !rest.is_empty() {
-            pool.submit(true, move || decode::decode_items::<T>(&rest));
-        }
-        while let Some(decoded) = pool.next().await {
-            items.extend(joined(decoded, context)?.map_err(decode_error)?);
-        }
-        Ok(ObjectList { metadata, items })
+        let response = self.send(&request, timeout).await?;
+        decode_list(response.body, timeout, LIST_BATCH_BYTES, &request.context).await
     }
 
     async fn run_watch<T: DeserializeOwned + Send + 'static>(
@@ -440,18 +408,77 @@ impl Client {
         request: Request,
     ) -> Result<WatchStream<T>, Error> {
         let response = self.send(&request, None).await?;
-        let state = WatchState {
-            body: response.body,
-            lines: LineSplitter::default(),
-            pool: DecodePool::new(),
-            ready: VecDeque::new(),
-            body_done: false,
-            failure: None,
-            ended: false,
-            context: request.context.into(),
-        };
-        Ok(futures_util::stream::unfold(state, next_event).boxed())
+        Ok(watch_events(
+            response.body,
+            INLINE_WATCH_EVENTS,
+            request.context.into(),
+        ))
     }
+}
+
+/// Decodes a list body as it arrives: items are cut out as their bytes come in, handed to
+/// the decode pool in batches of at least `batch_bytes` and taken back in order. Waiting
+/// longer than `read_timeout` for the next chunk fails.
+async fn decode_list<T: DeserializeOwned + Send + 'static>(
+    mut body: Body,
+    read_timeout: Option<Duration>,
+    batch_bytes: usize,
+    context: &str,
+) -> Result<ObjectList<T>, Error> {
+    let decode_error = |source| Error::Decode {
+        context: context.to_owned(),
+        what: "the list body".to_owned(),
+        source,
+    };
+    let mut decoder = ListDecoder::new();
+    let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
+    let mut items = Vec::new();
+    loop {
+        let chunk = read_with_timeout(body.next(), read_timeout, context)
+            .await?
+            .transpose()
+            .map_err(|e| http_error(context, "reading the list body", &*e))?;
+        let Some(chunk) = chunk else { break };
+        decoder.feed(&chunk).map_err(decode_error)?;
+        if let Some(batch) = decoder.take_items(batch_bytes) {
+            if pool.is_full() {
+                if let Some(decoded) = pool.next().await {
+                    items.extend(joined(decoded, context)?.map_err(decode_error)?);
+                }
+            }
+            pool.submit(false, move || decode::decode_items::<T>(&batch));
+        }
+    }
+    let (metadata, rest) = decoder.finish().map_err(decode_error)?;
+    if !rest.is_empty() {
+        pool.submit(true, move || decode::decode_items::<T>(&rest));
+    }
+    while let Some(decoded) = pool.next().await {
+        items.extend(joined(decoded, context)?.map_err(decode_error)?);
+    }
+    Ok(ObjectList { metadata, items })
+}
+
+/// The events of a watch body: split into lines, blank lines skipped, the lines each chunk
+/// completes decoded as one batch (inline when it holds at most `inline_events`) and handed
+/// out in order; the stream ends after the first error.
+fn watch_events<T: DeserializeOwned + Send + 'static>(
+    body: Body,
+    inline_events: usize,
+    context: Arc<str>,
+) -> WatchStream<T> {
+    let state = WatchState {
+        body,
+        lines: LineSplitter::default(),
+        pool: DecodePool::new(),
+        ready: VecDeque::new(),
+        body_done: false,
+        failure: None,
+        ended: false,
+        inline_events,
+        context,
+    };
+    futures_util::stream::unfold(state, next_event).boxed()
 }
 
 /// A decoding task's result, or an error naming `context` when the task failed.
@@ -569,6 +596,8 @@ struct WatchState<T> {
     failure: Option<Error>,
     /// An error was handed out: the stream is over.
     ended: bool,
+    /// Batches of at most this many lines are decoded inline, not on the pool.
+    inline_events: usize,
     context: Arc<str>,
 }
 
@@ -595,7 +624,7 @@ impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
         if !batch.is_empty() {
             let context = self.context.clone();
             self.pool
-                .submit(batch.len() <= INLINE_WATCH_EVENTS, move || {
+                .submit(batch.len() <= self.inline_events, move || {
                     decode::decode_lines(&batch, &context)
                 });
         }
