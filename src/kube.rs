@@ -45,7 +45,7 @@ use crate::client::{check_segment, Client};
 use crate::error::{Error, ErrorKind};
 use crate::factory::{InformerFactory, SharedInformerFactoryCore};
 use crate::informer::SharedIndexInformer;
-use crate::list_options::{ListOptions, TweakListOptions};
+use crate::list_options::TweakListOptions;
 use crate::lister_watcher::ListWatch;
 use crate::object::Object;
 use crate::store::Indexers;
@@ -141,23 +141,18 @@ pub fn list_watch<K: KubeObject>(
     tweak_list_options: Option<TweakListOptions>,
 ) -> ListWatch<K> {
     let namespace = namespace.map(str::to_owned);
-    let tweaked = move |mut options: ListOptions| {
-        if let Some(tweak) = &tweak_list_options {
-            tweak(&mut options);
-        }
-        options
-    };
-    let (list_client, list_ns, list_tweak) = (client.clone(), namespace.clone(), tweaked.clone());
+    let (list_client, list_ns) = (client.clone(), namespace.clone());
     ListWatch::new(
         move |options| match collection_path::<K>(list_ns.as_deref(), "list") {
-            Ok(path) => Either::Left(list_client.list_path::<K>(&path, &list_tweak(options), None)),
+            Ok(path) => Either::Left(list_client.list_path::<K>(&path, &options, None)),
             Err(e) => Either::Right(future::ready(Err(e))),
         },
         move |options| match collection_path::<K>(namespace.as_deref(), "watch") {
-            Ok(path) => Either::Left(client.watch_path::<K>(&path, &tweaked(options), None)),
+            Ok(path) => Either::Left(client.watch_path::<K>(&path, &options, None)),
             Err(e) => Either::Right(future::ready(Err(e))),
         },
     )
+    .tweaked(tweak_list_options)
 }
 
 /// A new, unshared informer of `K` in `namespace` (every namespace when `None`), with the

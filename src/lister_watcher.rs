@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 
 use crate::error::Error;
-use crate::list_options::ListOptions;
+use crate::list_options::{ListOptions, TweakListOptions};
 // What a `ListerWatcher` yields; re-exported here, beside the trait that names them.
 pub use crate::watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
 
@@ -53,6 +53,24 @@ impl<K: Send + 'static> ListWatch<K> {
         Self {
             list: Arc::new(move |o| list(o).boxed()),
             watch: Arc::new(move |o| watch(o).boxed()),
+        }
+    }
+
+    /// This `ListWatch` with the options of every list and watch request first edited by
+    /// `tweak` (client-go's `tweakListOptions`); unchanged when `tweak` is `None`.
+    pub fn tweaked(self, tweak: Option<TweakListOptions>) -> Self {
+        let Some(tweak) = tweak else { return self };
+        let Self { list, watch } = self;
+        let list_tweak = tweak.clone();
+        Self {
+            list: Arc::new(move |mut o| {
+                list_tweak(&mut o);
+                list(o)
+            }),
+            watch: Arc::new(move |mut o| {
+                tweak(&mut o);
+                watch(o)
+            }),
         }
     }
 }

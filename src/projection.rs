@@ -212,23 +212,12 @@ pub fn new_filtered_informer<V: Projection>(
     indexers: Indexers<V>,
     tweak_list_options: Option<TweakListOptions>,
 ) -> SharedIndexInformer<V> {
-    let list = {
-        let api = api.clone();
-        let tweak_list_options = tweak_list_options.clone();
-        move |mut options: ListOptions| {
-            if let Some(tweak) = &tweak_list_options {
-                tweak(&mut options);
-            }
-            api.list(&options)
-        }
-    };
-    let watch = move |mut options: ListOptions| {
-        if let Some(tweak) = &tweak_list_options {
-            tweak(&mut options);
-        }
-        api.watch(&options)
-    };
-    SharedIndexInformer::new(ListWatch::new(list, watch), resync, indexers)
+    let list_api = api.clone();
+    let list_watch = ListWatch::new(
+        move |options: ListOptions| list_api.list(&options),
+        move |options: ListOptions| api.watch(&options),
+    );
+    SharedIndexInformer::new(list_watch.tweaked(tweak_list_options), resync, indexers)
 }
 
 #[cfg(test)]
