@@ -170,9 +170,20 @@ impl SharedInformerFactoryCore {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The client informers list and watch with.
+    /// The client the factory was built with, for reads and writes of your own.
     pub fn client(&self) -> &Client {
         &self.client
+    }
+
+    /// The client the factory's informers list and watch with: [`client`](Self::client),
+    /// leaving `metadata.managedFields` out while decoding
+    /// ([`Client::omitting_managed_fields`]) unless the factory keeps them.
+    pub fn informer_client(&self) -> Client {
+        if self.options.keep_managed_fields {
+            self.client.clone()
+        } else {
+            self.client.omitting_managed_fields()
+        }
     }
 
     /// The factory's options.

@@ -9,6 +9,7 @@
 //! that is reused, with simd-json's own buffers, from one document to the next.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use serde::de::{DeserializeOwned, Error as _};
 
@@ -29,23 +30,84 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn decode<T: DeserializeOwned>(&mut self, bytes: &[u8]) -> Result<T, serde_json::Error> {
-        check_depth(bytes)?;
+    fn decode<T: DeserializeOwned>(
+        &mut self,
+        bytes: &[u8],
+        omit: Option<Omit>,
+    ) -> Result<T, serde_json::Error> {
+        let cut = scan(bytes, omit)?;
         self.input.clear();
-        self.input.extend_from_slice(bytes);
+        match cut {
+            Some(cut) => {
+                self.input.extend_from_slice(&bytes[..cut.start]);
+                self.input.extend_from_slice(&bytes[cut.end..]);
+            }
+            None => self.input.extend_from_slice(bytes),
+        }
+        self.parse()
+    }
+
+    /// Parses what `input` holds.
+    fn parse<T: DeserializeOwned>(&mut self) -> Result<T, serde_json::Error> {
         simd_json::serde::from_slice_with_buffers(&mut self.input, &mut self.buffers)
             .map_err(|e| serde_json::Error::custom(e.to_string()))
     }
+
+    fn decode_lz4<T: DeserializeOwned>(&mut self, block: &[u8]) -> Result<T, String> {
+        let (size, compressed) =
+            lz4_flex::block::uncompressed_size(block).map_err(|e| e.to_string())?;
+        self.input.clear();
+        self.input.resize(size, 0);
+        let written = lz4_flex::block::decompress_into(compressed, &mut self.input)
+            .map_err(|e| e.to_string())?;
+        self.input.truncate(written);
+        self.parse().map_err(|e| e.to_string())
+    }
 }
 
-/// Fails when arrays and objects in `bytes` nest deeper than [`MAX_DEPTH`], naming the byte
-/// where they do. Brackets inside strings do not count.
-fn check_depth(bytes: &[u8]) -> Result<(), serde_json::Error> {
+/// A member of a document left out before it is parsed, named by the object keys that lead
+/// to it from the document's root. Cutting the bytes, rather than dropping the member after
+/// decoding, saves its parsing and its allocations: `metadata.managedFields` is about 40%
+/// of a real Pod's JSON and decodes into trees of maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Omit(&'static [&'static str]);
+
+impl Omit {
+    /// `metadata.managedFields` of an object (a list item).
+    pub(crate) const MANAGED_FIELDS: Omit = Omit(&["metadata", "managedFields"]);
+    /// `object.metadata.managedFields` of a watch event.
+    pub(crate) const EVENT_MANAGED_FIELDS: Omit = Omit(&["object", "metadata", "managedFields"]);
+}
+
+/// One pass over `bytes` that fails when arrays and objects nest deeper than [`MAX_DEPTH`]
+/// (naming the byte where they do) and finds the bytes to cut for `omit`: the member's key,
+/// value and one comma next to it. Brackets, commas and keys inside strings do not count.
+///
+/// Nothing is cut from a document whose structure around the member is broken (no colon,
+/// not exactly one value, a stray comma, mismatched brackets), so the parser reports it. The
+/// member's inner syntax is not checked beyond that, as its content is never read. A key
+/// written with escapes is not recognised: the member is then decoded, which is what callers
+/// that must not see it guard against.
+fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_json::Error> {
+    let path = omit.map_or(&[][..], |o| o.0);
     let mut depth = 0usize;
+    // Bit `d - 1` is set while the container at depth `d` is an object.
+    let mut objects = 0u128;
+    // The containers at depths `1..=on_path` are the root and the values of `path`'s keys.
+    let mut on_path = 0usize;
+    let mut expect_key = false;
+    // The last key read, in an on-path object, is `path`'s next step.
+    let mut key_hit = false;
+    let mut member: Option<Member> = None;
+    let mut cut = None;
+    let mut broken = false;
     let mut at = 0;
     while at < bytes.len() {
-        match bytes[at] {
+        let byte = bytes[at];
+        let in_member = member.as_mut().filter(|m| m.depth == depth);
+        match byte {
             b'"' => {
+                let start = at;
                 // Skip the string: to its closing quote, past escaped characters.
                 at += 1;
                 loop {
@@ -59,34 +121,178 @@ fn check_depth(bytes: &[u8]) -> Result<(), serde_json::Error> {
                             break;
                         }
                         // Unterminated: the parser reports that.
-                        None => return Ok(()),
+                        None => return Ok(None),
+                    }
+                }
+                if let Some(m) = in_member {
+                    m.value(false);
+                }
+                key_hit = false;
+                if std::mem::take(&mut expect_key)
+                    && depth == on_path
+                    && cut.is_none()
+                    && member.is_none()
+                {
+                    if let Some(step) = depth.checked_sub(1).and_then(|i| path.get(i)) {
+                        if &bytes[start + 1..at] == step.as_bytes() {
+                            if depth == path.len() {
+                                member = Some(Member::new(start, depth));
+                            } else {
+                                key_hit = true;
+                            }
+                        }
                     }
                 }
             }
             b'[' | b'{' => {
+                if let Some(m) = in_member {
+                    m.value(false);
+                }
                 depth += 1;
                 if depth > MAX_DEPTH {
                     return Err(serde_json::Error::custom(format!(
                         "arrays and objects nested deeper than {MAX_DEPTH} levels at byte {at}"
                     )));
                 }
+                let object = byte == b'{';
+                let bit = 1u128 << (depth - 1);
+                objects = if object {
+                    objects | bit
+                } else {
+                    objects & !bit
+                };
+                if object && depth - 1 == on_path && (depth == 1 || key_hit) {
+                    on_path = depth;
+                }
+                key_hit = false;
+                expect_key = object;
             }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+            b']' | b'}' => {
+                let closes_object = depth
+                    .checked_sub(1)
+                    .is_some_and(|bit| objects & (1u128 << bit) != 0);
+                broken |= depth == 0 || closes_object != (byte == b'}');
+                if let Some(m) = in_member {
+                    broken |= !m.is_whole();
+                    cut = Some(last_member(bytes, m.key, at));
+                    member = None;
+                }
+                if on_path == depth {
+                    on_path = on_path.saturating_sub(1);
+                }
+                depth = depth.saturating_sub(1);
+                key_hit = false;
+                expect_key = false;
+            }
+            b',' => {
+                if let Some(m) = in_member {
+                    let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace());
+                    broken |= !m.is_whole() || next != Some(&b'"');
+                    cut = Some(m.key..at + 1);
+                    member = None;
+                }
+                key_hit = false;
+                expect_key = depth
+                    .checked_sub(1)
+                    .is_some_and(|bit| objects & (1u128 << bit) != 0);
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                if let Some(m) = in_member {
+                    m.in_scalar = false;
+                }
+            }
+            b':' => {
+                if let Some(m) = in_member {
+                    broken |= m.colon || m.values > 0;
+                    m.colon = true;
+                    m.in_scalar = false;
+                }
+            }
+            _ => {
+                if let Some(m) = in_member {
+                    m.value(true);
+                }
+            }
         }
         at += 1;
     }
-    Ok(())
+    Ok(cut.filter(|_| !broken && member.is_none()))
+}
+
+/// The member to cut, from its key on.
+struct Member {
+    /// Offset of its key's opening quote.
+    key: usize,
+    /// Depth of the object holding it.
+    depth: usize,
+    colon: bool,
+    /// Values begun after the key (one when the member is well formed).
+    values: u8,
+    /// Inside a number or literal.
+    in_scalar: bool,
+}
+
+impl Member {
+    fn new(key: usize, depth: usize) -> Self {
+        Self {
+            key,
+            depth,
+            colon: false,
+            values: 0,
+            in_scalar: false,
+        }
+    }
+
+    /// Notes a byte that begins a value or continues a scalar.
+    fn value(&mut self, scalar: bool) {
+        if !(scalar && self.in_scalar) {
+            self.values = self.values.saturating_add(1);
+        }
+        self.in_scalar = scalar;
+    }
+
+    fn is_whole(&self) -> bool {
+        self.colon && self.values == 1
+    }
+}
+
+/// The bytes to cut for an object's last member, whose key starts at `key` and whose
+/// object closes at `close`: from the comma before it, if any, so the object stays valid.
+fn last_member(bytes: &[u8], key: usize, close: usize) -> Range<usize> {
+    let before = bytes[..key].iter().rposition(|b| !b.is_ascii_whitespace());
+    match before {
+        Some(comma) if bytes[comma] == b',' => comma..close,
+        _ => key..close,
+    }
 }
 
 /// Decodes one JSON document into `T`, with serde_json's error type so callers need not
 /// know which parser ran.
 pub(crate) fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
+    from_slice_omitting(bytes, None)
+}
+
+/// [`from_slice`] with `omit`'s member, when the document has it, left out before parsing.
+pub(crate) fn from_slice_omitting<T: DeserializeOwned>(
+    bytes: &[u8],
+    omit: Option<Omit>,
+) -> Result<T, serde_json::Error> {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => scratch.decode(bytes),
+        Ok(mut scratch) => scratch.decode(bytes, omit),
         // A `Deserialize` impl that itself decodes JSON through this function re-enters it;
         // it gets fresh buffers instead of a second borrow.
-        Err(_) => Scratch::default().decode(bytes),
+        Err(_) => Scratch::default().decode(bytes, omit),
+    })
+}
+
+/// Decodes `T` from an LZ4 block of JSON prefixed with its length, as
+/// `lz4_flex::compress_prepend_size` writes it, that this process encoded from a decoded
+/// `T` (the compact cache): decompressed straight into the scratch buffer, and not scanned
+/// for depth, since its nesting is that of an object that passed the scan when first decoded.
+pub(crate) fn from_lz4_block<T: DeserializeOwned>(block: &[u8]) -> Result<T, String> {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => scratch.decode_lz4(block),
+        Err(_) => Scratch::default().decode_lz4(block),
     })
 }
 
@@ -131,6 +337,99 @@ mod tests {
                 .contains("nested deeper than 128 levels at byte 147"),
             "{err}"
         );
+    }
+
+    /// What `omit` leaves of `doc`, re-read as a value.
+    fn omitted(doc: &str, omit: Omit) -> serde_json::Value {
+        from_slice_omitting(doc.as_bytes(), Some(omit)).unwrap()
+    }
+
+    #[test]
+    fn omitting_cuts_the_member_wherever_it_sits_in_its_object() {
+        let expect = |doc: &str, want: serde_json::Value| {
+            assert_eq!(omitted(doc, Omit::MANAGED_FIELDS), want, "{doc}");
+        };
+        let mf = r#"[{"manager":"kubelet","fieldsV1":{"f:status":{"k:{\"type\":\"Ready\"}":{}}}}]"#;
+        let want = serde_json::json!({"metadata": {"name": "a", "uid": "u"}, "spec": {}});
+        expect(
+            &format!(r#"{{"metadata":{{"name":"a","managedFields":{mf},"uid":"u"}},"spec":{{}}}}"#),
+            want.clone(),
+        );
+        expect(
+            &format!(r#"{{"metadata":{{"managedFields":{mf},"name":"a","uid":"u"}},"spec":{{}}}}"#),
+            want.clone(),
+        );
+        expect(
+            &format!(r#"{{"metadata":{{"name":"a","uid":"u","managedFields":{mf}}},"spec":{{}}}}"#),
+            want.clone(),
+        );
+        expect(&format!("{{ \"metadata\" : {{ \"name\" : \"a\" ,\n \"uid\":\"u\" , \"managedFields\" :\n {mf} \n}} , \"spec\":{{}} }}"), want);
+        expect(
+            &format!(r#"{{"metadata":{{"managedFields":{mf}}}}}"#),
+            serde_json::json!({"metadata": {}}),
+        );
+        expect(
+            r#"{"metadata":{"managedFields":null,"name":"a"}}"#,
+            serde_json::json!({"metadata": {"name": "a"}}),
+        );
+    }
+
+    #[test]
+    fn omitting_leaves_members_of_the_same_name_elsewhere() {
+        let doc = r#"{"kind":"X","spec":{"managedFields":[1],"metadata":{"managedFields":[2]}},
+            "items":[{"metadata":{"managedFields":[3]}}],"s":"{\"metadata\":{\"managedFields\":1}}",
+            "metadata":{"annotations":{"managedFields":"4"},"labels":{"x":"managedFields"}}}"#;
+        let whole: serde_json::Value = serde_json::from_str(doc).unwrap();
+        assert_eq!(omitted(doc, Omit::MANAGED_FIELDS), whole);
+        // An escaped key is not recognised: the member is decoded (and dropped later).
+        let escaped = r#"{"metadata":{"managedFi\u0065lds":[1],"name":"a"}}"#;
+        assert_eq!(
+            omitted(escaped, Omit::MANAGED_FIELDS),
+            serde_json::json!({"metadata": {"managedFields": [1], "name": "a"}})
+        );
+    }
+
+    #[test]
+    fn omitting_follows_the_path_of_a_watch_event() {
+        let line = r#"{"type":"MODIFIED","metadata":{"managedFields":[0]},
+            "object":{"kind":"Pod","metadata":{"name":"p","managedFields":[{"manager":"m"}]}}}"#;
+        assert_eq!(
+            omitted(line, Omit::EVENT_MANAGED_FIELDS),
+            serde_json::json!({"type": "MODIFIED", "metadata": {"managedFields": [0]},
+                "object": {"kind": "Pod", "metadata": {"name": "p"}}})
+        );
+        // Omitting nothing leaves it whole.
+        let whole: serde_json::Value = from_slice(line.as_bytes()).unwrap();
+        assert_eq!(
+            whole,
+            serde_json::from_str::<serde_json::Value>(line).unwrap()
+        );
+    }
+
+    #[test]
+    fn omitting_from_broken_documents_still_fails_to_parse() {
+        for doc in [
+            r#"{"metadata":{"managedFields":[1}"#,
+            r#"{"metadata":{"managedFields":"#,
+            r#"{"metadata":{"managedFields":[1],}}"#,
+            r#"{"metadata":{"managedFields""#,
+            r#"{"metadata":{"managedFields":[1] "name":"a"}}"#,
+            r#"{"metadata":{"managedFields" [1],"name":"a"}}"#,
+            r#"{"metadata":{"managedFields"::[1],"name":"a"}}"#,
+            r#"{"metadata":{"managedFields":nu ll,"name":"a"}}"#,
+            r#"{"metadata":{"managedFields":[1},"name":"a"}}"#,
+            r#"{"metadata":{"managedFields":[1]]}}"#,
+            r#"{"metadata":{"a":1,,"managedFields":[1]}}"#,
+        ] {
+            assert!(
+                from_slice_omitting::<serde_json::Value>(
+                    doc.as_bytes(),
+                    Some(Omit::MANAGED_FIELDS)
+                )
+                .is_err(),
+                "{doc}"
+            );
+        }
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub fn new_filtered_informer<K: KubeObject>(
 /// `factory.informer_for(&informer_name::<Widget>(), factory_informer::<Widget>)`.
 pub fn factory_informer<K: KubeObject>(core: &SharedInformerFactoryCore) -> SharedIndexInformer<K> {
     new_filtered_informer(
-        core.client().clone(),
+        core.informer_client(),
         core.namespace(),
         core.resync_for::<K>(),
         Indexers::standard(),

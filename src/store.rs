@@ -118,7 +118,101 @@ impl<K: Object> Indexers<K> {
 }
 
 /// Index value → keys of the objects that produce it.
-type Index = Map<String, Set<Arc<str>>>;
+#[derive(Default)]
+struct Index(Map<Box<str>, Keys>);
+
+/// The keys of the objects that produce one index value. Many values are produced by a
+/// single object (a label naming the pod or its revision), so one key is held inline and a
+/// set is allocated only for a second: a label index then costs about a third less per
+/// object.
+enum Keys {
+    One(Arc<str>),
+    Many(Box<Set<Arc<str>>>),
+}
+
+impl Keys {
+    fn iter(&self) -> impl Iterator<Item = &Arc<str>> {
+        let (one, many) = match self {
+            Keys::One(key) => (Some(key), None),
+            Keys::Many(keys) => (None, Some(keys.iter())),
+        };
+        one.into_iter().chain(many.into_iter().flatten())
+    }
+
+    #[cfg(test)]
+    fn contains(&self, key: &str) -> bool {
+        match self {
+            Keys::One(one) => **one == *key,
+            Keys::Many(keys) => keys.contains(key),
+        }
+    }
+
+    fn insert(&mut self, key: &Arc<str>) {
+        match self {
+            Keys::One(one) if *one == *key => {}
+            Keys::One(one) => {
+                let mut keys = Set::default();
+                keys.insert(one.clone());
+                keys.insert(key.clone());
+                *self = Keys::Many(Box::new(keys));
+            }
+            Keys::Many(keys) => {
+                keys.insert(key.clone());
+            }
+        }
+    }
+
+    /// Removes `key`; true when no key is left.
+    fn remove(&mut self, key: &str) -> bool {
+        match self {
+            Keys::One(one) => **one == *key,
+            Keys::Many(keys) => {
+                keys.remove(key);
+                keys.is_empty()
+            }
+        }
+    }
+}
+
+impl Index {
+    fn get(&self, value: &str) -> Option<&Keys> {
+        self.0.get(value)
+    }
+
+    fn insert(&mut self, value: String, key: &Arc<str>) {
+        match self.0.get_mut(value.as_str()) {
+            Some(keys) => keys.insert(key),
+            None => {
+                self.0
+                    .insert(value.into_boxed_str(), Keys::One(key.clone()));
+            }
+        }
+    }
+
+    fn remove(&mut self, value: &str, key: &str) {
+        if self.0.get_mut(value).is_some_and(|keys| keys.remove(key)) {
+            self.0.remove(value);
+        }
+    }
+
+    /// Removes `key` under every value (when its values are unknown).
+    fn remove_everywhere(&mut self, key: &str) {
+        self.0.retain(|_, keys| !keys.remove(key));
+    }
+
+    fn values(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(|v| &**v)
+    }
+
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = (&str, &Keys)> {
+        self.0.iter().map(|(v, keys)| (&**v, keys))
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
 
 /// Store maps hash with foldhash: keys come from the API server, which already guarantees
 /// their uniqueness, and SipHash would cost a large share of a lister `get`.
@@ -277,8 +371,7 @@ fn encode<K: Object>(obj: &K) -> Result<Box<[u8]>, serde_json::Error> {
 }
 
 fn decode<K: Object>(bytes: &[u8]) -> Result<K, String> {
-    let json = lz4_flex::decompress_size_prepended(bytes).map_err(|e| e.to_string())?;
-    crate::json::from_slice(&json).map_err(|e| e.to_string())
+    crate::json::from_lz4_block(bytes)
 }
 
 impl<K: Object> Shared<K> {
@@ -432,10 +525,7 @@ impl<K: Object> Meta<K> {
                 Some(Some(old)) => Some(func(old)),
                 Some(None) => {
                     // Without the object its index values are unknown: search them all.
-                    index.retain(|_, keys| {
-                        keys.remove(key);
-                        !keys.is_empty()
-                    });
+                    index.remove_everywhere(key);
                     None
                 }
                 None => None,
@@ -445,15 +535,10 @@ impl<K: Object> Meta<K> {
                 continue;
             }
             for value in old_values.into_iter().flatten() {
-                if let Some(keys) = index.get_mut(&value) {
-                    keys.remove(key);
-                    if keys.is_empty() {
-                        index.remove(&value);
-                    }
-                }
+                index.remove(&value, key);
             }
             for value in new_values.into_iter().flatten() {
-                index.entry(value).or_default().insert(key.clone());
+                index.insert(value, key);
             }
         }
     }
@@ -743,7 +828,7 @@ impl<K: Object> Indexer<K> {
             .indices
             .get(index_name)
             .ok_or_else(|| unknown_index(index_name))?;
-        Ok(index.keys().cloned().collect())
+        Ok(index.values().map(str::to_owned).collect())
     }
 
     /// The objects that share any value of index `index_name` with `obj`
@@ -786,7 +871,7 @@ impl<K: Object> Indexer<K> {
                 for (key, slot) in items.iter() {
                     if let Some(obj) = self.inner.object(key, slot, false) {
                         for value in func(&obj) {
-                            index.entry(value).or_default().insert(key.clone());
+                            index.insert(value, key);
                         }
                     }
                 }
@@ -826,11 +911,11 @@ impl<K: Object> Indexer<K> {
                 found.push(format!("index {name} missing"));
                 continue;
             };
-            for (value, keys) in index {
-                for key in keys {
+            for (value, keys) in index.iter() {
+                for key in keys.iter() {
                     match object(key) {
                         None => found.push(format!("{name}={value} names missing {key}")),
-                        Some(obj) if !func(&obj).contains(value) => found.push(format!(
+                        Some(obj) if !func(&obj).iter().any(|v| v == value) => found.push(format!(
                             "{name}={value} names {key}, which has other values"
                         )),
                         Some(_) => {}

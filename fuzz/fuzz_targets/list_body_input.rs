@@ -2,7 +2,9 @@
 //! the stable test `tests/fuzz_replay.rs`, so that both make exactly the same calls.
 //!
 //! Errors are fine; panics are bugs, and so are: a result that depends on where the body was
-//! cut, and a UTF-8 body serde_json reads as a list that the decoder refuses or reads otherwise.
+//! cut, and a UTF-8 body serde_json reads as a list that the decoder refuses or reads otherwise,
+//! with `metadata.managedFields` kept or cut out before parsing (then every other byte must
+//! decode as serde_json reads it).
 
 use informer_runtime::client::fuzz::list_body;
 use informer_runtime::error::ErrorKind;
@@ -24,12 +26,25 @@ struct Reference {
 }
 
 /// Runs `data` as a list body through the decoder, fed whole, byte by byte and in hashed
-/// chunks, into JSON values and into typed objects.
+/// chunks, into JSON values and into typed objects, with managedFields kept and omitted.
 pub fn run(data: &[u8]) {
+    for omit in [false, true] {
+        run_as(data, omit);
+    }
+}
+
+fn run_as(data: &[u8], omit: bool) {
     runtime::block_on(async {
         let mut first: Option<(&str, Result<ObjectList<Value>, Error>)> = None;
         for feed in split::feeds(data) {
-            let got = list_body::<Value>(feed.chunks.iter().copied(), feed.batch).await;
+            let got = list_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit)
+                .await
+                .map(|mut list| {
+                    list.items
+                        .iter_mut()
+                        .for_each(|item| comparable(item, omit));
+                    list
+                });
             assert_no_task_failure(&got);
             match &first {
                 None => first = Some((feed.name, got)),
@@ -52,7 +67,11 @@ pub fn run(data: &[u8]) {
                 .items
                 .unwrap_or_default()
                 .into_iter()
-                .map(Value::Object)
+                .map(|item| {
+                    let mut item = Value::Object(item);
+                    comparable(&mut item, omit);
+                    item
+                })
                 .collect();
             assert_eq!(list.items, want, "items differ from serde_json's");
             assert_eq!(
@@ -61,10 +80,20 @@ pub fn run(data: &[u8]) {
                 "metadata differs from serde_json's"
             );
         }
-        assert_no_task_failure(&list_body::<Pod>([data], 4096).await);
-        assert_no_task_failure(&list_body::<DynamicObject>([data], 4096).await);
-        assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096).await);
+        assert_no_task_failure(&list_body::<Pod>([data], 4096, omit).await);
+        assert_no_task_failure(&list_body::<DynamicObject>([data], 4096, omit).await);
+        assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096, omit).await);
     });
+}
+
+/// `item` as compared when `omit`: without `metadata.managedFields` on either side, since the
+/// decoder leaves in one whose key is written with escapes and serde_json reads it unescaped.
+fn comparable(item: &mut Value, omit: bool) {
+    if let Some(meta) = item.get_mut("metadata").and_then(Value::as_object_mut) {
+        if omit {
+            meta.remove("managedFields");
+        }
+    }
 }
 
 /// True when `text` holds an integer of more than 20 digits: serde_json reads it as a float,

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::decode_pool::Batch;
 use crate::error::Error;
+use crate::json::Omit;
 use crate::watch_event::{Bookmark, WatchEvent};
 
 /// How many bytes of an undecodable watch line an error quotes.
@@ -281,13 +282,16 @@ impl ListDecoder {
     }
 }
 
-/// Decodes every item of `batch`, in order.
+/// Decodes every item of `batch`, in order, leaving out `metadata.managedFields` when
+/// `omit_managed_fields`.
 pub(crate) fn decode_items<T: DeserializeOwned>(
     batch: &Batch,
+    omit_managed_fields: bool,
 ) -> Result<Vec<T>, serde_json::Error> {
+    let omit = omit_managed_fields.then_some(Omit::MANAGED_FIELDS);
     let mut items = Vec::with_capacity(batch.len());
     let mut failed = None;
-    batch.for_each(|doc| match crate::json::from_slice(doc) {
+    batch.for_each(|doc| match crate::json::from_slice_omitting(doc, omit) {
         Ok(item) => {
             items.push(item);
             true
@@ -368,35 +372,40 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
-/// Decodes one watch line.
+/// Decodes one watch line, leaving out its object's `metadata.managedFields` when
+/// `omit_managed_fields`.
 pub(crate) fn decode_event<T: DeserializeOwned>(
     line: &[u8],
+    omit_managed_fields: bool,
 ) -> Result<WatchEvent<T>, serde_json::Error> {
-    Ok(match crate::json::from_slice::<WireEvent<T>>(line)? {
-        WireEvent::Added(o) => WatchEvent::Added(o),
-        WireEvent::Modified(o) => WatchEvent::Modified(o),
-        WireEvent::Deleted(o) => WatchEvent::Deleted(o),
-        WireEvent::Error(s) => WatchEvent::Error(*s),
-        WireEvent::Bookmark(b) => {
-            let resource_version = b
-                .metadata
-                .resource_version
-                .filter(|rv| !rv.is_empty())
-                .ok_or_else(|| {
-                    serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
-                })?;
-            let initial_events_end = b
-                .metadata
-                .annotations
-                .as_ref()
-                .and_then(|a| a.get(INITIAL_EVENTS_END))
-                .is_some_and(|v| v == "true");
-            WatchEvent::Bookmark(Bookmark {
-                resource_version,
-                initial_events_end,
-            })
-        }
-    })
+    let omit = omit_managed_fields.then_some(Omit::EVENT_MANAGED_FIELDS);
+    Ok(
+        match crate::json::from_slice_omitting::<WireEvent<T>>(line, omit)? {
+            WireEvent::Added(o) => WatchEvent::Added(o),
+            WireEvent::Modified(o) => WatchEvent::Modified(o),
+            WireEvent::Deleted(o) => WatchEvent::Deleted(o),
+            WireEvent::Error(s) => WatchEvent::Error(*s),
+            WireEvent::Bookmark(b) => {
+                let resource_version = b
+                    .metadata
+                    .resource_version
+                    .filter(|rv| !rv.is_empty())
+                    .ok_or_else(|| {
+                        serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
+                    })?;
+                let initial_events_end = b
+                    .metadata
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(INITIAL_EVENTS_END))
+                    .is_some_and(|v| v == "true");
+                WatchEvent::Bookmark(Bookmark {
+                    resource_version,
+                    initial_events_end,
+                })
+            }
+        },
+    )
 }
 
 /// Decodes every line of `batch` in order. A line that does not decode ends the events
@@ -404,9 +413,10 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
 pub(crate) fn decode_lines<T: DeserializeOwned>(
     batch: &Batch,
     context: &str,
+    omit_managed_fields: bool,
 ) -> Vec<Result<WatchEvent<T>, Error>> {
     let mut events = Vec::with_capacity(batch.len());
-    batch.for_each(|line| match decode_event(line) {
+    batch.for_each(|line| match decode_event(line, omit_managed_fields) {
         Ok(event) => {
             events.push(Ok(event));
             true
@@ -469,11 +479,11 @@ mod tests {
         for chunk in chunks {
             d.feed(chunk)?;
             if let Some(batch) = d.take_items(batch_bytes) {
-                items.extend(decode_items::<Pod>(&batch)?);
+                items.extend(decode_items::<Pod>(&batch, false)?);
             }
         }
         let (meta, rest) = d.finish()?;
-        items.extend(decode_items::<Pod>(&rest)?);
+        items.extend(decode_items::<Pod>(&rest, false)?);
         Ok((meta, items))
     }
 
@@ -545,7 +555,7 @@ mod tests {
         d.feed(&body).unwrap();
         assert!(d.take_items(usize::MAX).is_none());
         let (_, rest) = d.finish().unwrap();
-        assert_eq!(decode_items::<Pod>(&rest).unwrap().len(), 10);
+        assert_eq!(decode_items::<Pod>(&rest, false).unwrap().len(), 10);
     }
 
     #[test]
@@ -566,11 +576,15 @@ mod tests {
 
     #[test]
     fn events_decode() {
-        let e: WatchEvent<Pod> =
-            decode_event(br#"{"type":"ADDED","object":{"metadata":{"name":"a"}}}"#).unwrap();
+        let e: WatchEvent<Pod> = decode_event(
+            br#"{"type":"ADDED","object":{"metadata":{"name":"a"}}}"#,
+            false,
+        )
+        .unwrap();
         assert!(matches!(e, WatchEvent::Added(p) if p.metadata.name.as_deref() == Some("a")));
         let e: WatchEvent<Pod> = decode_event(
             br#"{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"9","annotations":{"k8s.io/initial-events-end":"true"}}}}"#,
+            true,
         )
         .unwrap();
         assert_eq!(
@@ -582,12 +596,34 @@ mod tests {
         );
         let e: WatchEvent<Pod> = decode_event(
             br#"{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired"}}"#,
+            true,
         )
         .unwrap();
         assert!(matches!(e, WatchEvent::Error(s) if s.code == Some(410)));
-        assert!(decode_event::<Pod>(br#"{"type":"BOOKMARK","object":{}}"#).is_err());
-        assert!(decode_event::<Pod>(br#"{"type":"NOPE","object":{}}"#).is_err());
-        assert!(decode_event::<Pod>(b"garbage").is_err());
+        assert!(decode_event::<Pod>(br#"{"type":"BOOKMARK","object":{}}"#, false).is_err());
+        assert!(decode_event::<Pod>(br#"{"type":"NOPE","object":{}}"#, false).is_err());
+        assert!(decode_event::<Pod>(b"garbage", false).is_err());
+    }
+
+    #[test]
+    fn managed_fields_are_left_out_of_items_and_event_objects_on_request() {
+        let pod = br#"{"metadata":{"name":"a","managedFields":[{"manager":"kubelet"}],"uid":"u"}}"#;
+        let line = [&br#"{"type":"MODIFIED","object":"#[..], pod, b"}"].concat();
+        let mut batch = Batch::default();
+        batch.push(pod);
+        for omit in [false, true] {
+            let kept = |p: &Pod| p.metadata.managed_fields.as_ref().map(Vec::len);
+            let want = (!omit).then_some(1);
+            let items = decode_items::<Pod>(&batch, omit).unwrap();
+            assert_eq!(
+                (kept(&items[0]), items[0].metadata.uid.as_deref()),
+                (want, Some("u"))
+            );
+            let WatchEvent::Modified(p) = decode_event::<Pod>(&line, omit).unwrap() else {
+                panic!("not a MODIFIED event");
+            };
+            assert_eq!((kept(&p), p.metadata.name.as_deref()), (want, Some("a")));
+        }
     }
 
     fn labelled_pod(name: &str, value: &str) -> Pod {
@@ -654,7 +690,7 @@ mod tests {
                     break;
                 }
                 let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
-                splitter.feed(chunk, |line| seen.push(decode_event::<Pod>(line).unwrap()));
+                splitter.feed(chunk, |line| seen.push(decode_event::<Pod>(line, false).unwrap()));
                 rest = tail;
             }
             proptest::prop_assert!(splitter.into_remainder().is_empty());

@@ -25,29 +25,46 @@ const CONTEXT: &str = "fuzz";
 /// A decoding task that failed (it panicked) is an `Error::Other` of kind
 /// [`ErrorKind::Task`](crate::ErrorKind::Task): a bug, where every other error is a verdict
 /// on the body.
+/// `omit_managed_fields` cuts every item's `metadata.managedFields` out before parsing, as a
+/// client made with `Client::omitting_managed_fields` does.
 pub async fn list_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
     batch_bytes: usize,
+    omit_managed_fields: bool,
 ) -> Result<ObjectList<T>, Error>
 where
     T: DeserializeOwned + Send + 'static,
 {
-    super::decode_list(body(chunks), None, batch_bytes, CONTEXT).await
+    super::decode_list(
+        body(chunks),
+        None,
+        batch_bytes,
+        omit_managed_fields,
+        CONTEXT,
+    )
+    .await
 }
 
 /// A watch body arriving in `chunks`, decoded by the function `Client::watch` decodes one
 /// with, batches of at most `inline_events` lines decoded inline. The events end with the
-/// first error, as the watch stream does.
+/// first error, as the watch stream does. `omit_managed_fields` cuts every event object's
+/// `metadata.managedFields` out before parsing.
 pub async fn watch_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
     inline_events: usize,
+    omit_managed_fields: bool,
 ) -> Vec<Result<WatchEvent<T>, Error>>
 where
     T: DeserializeOwned + Send + 'static,
 {
-    super::watch_events(body(chunks), inline_events, CONTEXT.into())
-        .collect()
-        .await
+    super::watch_events(
+        body(chunks),
+        inline_events,
+        omit_managed_fields,
+        CONTEXT.into(),
+    )
+    .collect()
+    .await
 }
 
 /// A response body that yields `chunks`, in order.

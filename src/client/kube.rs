@@ -52,6 +52,7 @@ impl Client {
                 default_namespace,
                 list_read_timeout: Some(super::config::DEFAULT_LIST_READ_TIMEOUT),
             }),
+            omit_managed_fields: false,
         }
     }
 }

@@ -69,6 +69,8 @@ const INLINE_WATCH_EVENTS: usize = 2;
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
+    /// Lists and watches cut `metadata.managedFields` out before decoding.
+    omit_managed_fields: bool,
 }
 
 struct Inner {
@@ -83,6 +85,7 @@ impl std::fmt::Debug for Client {
         f.debug_struct("Client")
             .field("base_url", &self.inner.base_url)
             .field("default_namespace", &self.inner.default_namespace)
+            .field("omit_managed_fields", &self.omit_managed_fields)
             .finish_non_exhaustive()
     }
 }
@@ -142,7 +145,22 @@ impl Client {
                 default_namespace: config.default_namespace,
                 list_read_timeout: config.list_read_timeout,
             }),
+            omit_managed_fields: false,
         })
+    }
+
+    /// This client, with lists and watches that leave `metadata.managedFields` out of every
+    /// item and event object. The member is cut from the bytes before they are parsed, so it
+    /// costs neither decoding time nor memory (it is about 40% of a typical Pod's JSON).
+    /// Informer factories list and watch this way unless built with `keep_managed_fields()`.
+    /// Gets and writes are unaffected, and the clone shares connections with this client.
+    ///
+    /// A key written with JSON escapes is not recognised; such a member is decoded.
+    pub fn omitting_managed_fields(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            omit_managed_fields: true,
+        }
     }
 
     /// A client from the kubeconfig (`KUBECONFIG`, else `~/.kube/config`), else the in-cluster config.
@@ -400,7 +418,14 @@ impl Client {
     ) -> Result<ObjectList<T>, Error> {
         let timeout = self.inner.list_read_timeout;
         let response = self.send(&request, timeout).await?;
-        decode_list(response.body, timeout, LIST_BATCH_BYTES, &request.context).await
+        decode_list(
+            response.body,
+            timeout,
+            LIST_BATCH_BYTES,
+            self.omit_managed_fields,
+            &request.context,
+        )
+        .await
     }
 
     async fn run_watch<T: DeserializeOwned + Send + 'static>(
@@ -411,6 +436,7 @@ impl Client {
         Ok(watch_events(
             response.body,
             INLINE_WATCH_EVENTS,
+            self.omit_managed_fields,
             request.context.into(),
         ))
     }
@@ -423,6 +449,7 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
     mut body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
+    omit_managed_fields: bool,
     context: &str,
 ) -> Result<ObjectList<T>, Error> {
     let decode_error = |source| Error::Decode {
@@ -446,12 +473,16 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
                     items.extend(joined(decoded, context)?.map_err(decode_error)?);
                 }
             }
-            pool.submit(false, move || decode::decode_items::<T>(&batch));
+            pool.submit(false, move || {
+                decode::decode_items::<T>(&batch, omit_managed_fields)
+            });
         }
     }
     let (metadata, rest) = decoder.finish().map_err(decode_error)?;
     if !rest.is_empty() {
-        pool.submit(true, move || decode::decode_items::<T>(&rest));
+        pool.submit(true, move || {
+            decode::decode_items::<T>(&rest, omit_managed_fields)
+        });
     }
     while let Some(decoded) = pool.next().await {
         items.extend(joined(decoded, context)?.map_err(decode_error)?);
@@ -465,9 +496,11 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
 fn watch_events<T: DeserializeOwned + Send + 'static>(
     body: Body,
     inline_events: usize,
+    omit_managed_fields: bool,
     context: Arc<str>,
 ) -> WatchStream<T> {
     let state = WatchState {
+        omit_managed_fields,
         body,
         lines: LineSplitter::default(),
         pool: DecodePool::new(),
@@ -598,6 +631,7 @@ struct WatchState<T> {
     ended: bool,
     /// Batches of at most this many lines are decoded inline, not on the pool.
     inline_events: usize,
+    omit_managed_fields: bool,
     context: Arc<str>,
 }
 
@@ -623,9 +657,10 @@ impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
         }
         if !batch.is_empty() {
             let context = self.context.clone();
+            let omit = self.omit_managed_fields;
             self.pool
                 .submit(batch.len() <= self.inline_events, move || {
-                    decode::decode_lines(&batch, &context)
+                    decode::decode_lines(&batch, &context, omit)
                 });
         }
     }

@@ -38,20 +38,12 @@ impl<T: serde::de::DeserializeOwned + Send + 'static> PathListWatch<T> {
             tweak,
             fix_up,
         } = self;
-        let tweaked = move |mut o: ListOptions| {
-            if let Some(t) = &tweak {
-                t(&mut o);
-            }
-            o
-        };
-        let tweaked = Arc::new(tweaked);
         let (list_client, watch_client) = (client.clone(), client.clone());
         let (list_path, watch_path) = (path.clone(), path);
         let (list_fix, watch_fix) = (fix_up.clone(), fix_up);
-        let list_tweak = tweaked.clone();
         ListWatch::new(
             move |o: ListOptions| {
-                let request = list_client.list_path::<T>(&list_path, &list_tweak(o), list_accept);
+                let request = list_client.list_path::<T>(&list_path, &o, list_accept);
                 let fix = list_fix.clone();
                 async move {
                     let mut list = request.await?;
@@ -60,7 +52,7 @@ impl<T: serde::de::DeserializeOwned + Send + 'static> PathListWatch<T> {
                 }
             },
             move |o: ListOptions| {
-                let request = watch_client.watch_path::<T>(&watch_path, &tweaked(o), watch_accept);
+                let request = watch_client.watch_path::<T>(&watch_path, &o, watch_accept);
                 let fix = watch_fix.clone();
                 async move {
                     let stream = request.await?;
@@ -80,5 +72,6 @@ impl<T: serde::de::DeserializeOwned + Send + 'static> PathListWatch<T> {
                 }
             },
         )
+        .tweaked(tweak)
     }
 }

@@ -105,7 +105,7 @@ impl DynamicSharedInformerFactory {
             &resource.informer_name(),
             |core| {
                 let lw = dynamic_list_watch(
-                    core.client(),
+                    &core.informer_client(),
                     resource,
                     core.namespace(),
                     core.tweak_list_options(),

@@ -157,7 +157,7 @@ fn new_informer<K: 'static>(
     resync: Duration,
 ) -> SharedIndexInformer<PartialObjectMeta<K>> {
     let lw = metadata_list_watch(
-        core.client(),
+        &core.informer_client(),
         resource,
         core.namespace(),
         core.tweak_list_options(),

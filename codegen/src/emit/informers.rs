@@ -93,15 +93,15 @@ pub(super) fn resource_items(
             quote!(+ #k8s::Resource<Scope = #k8s::NamespaceResourceScope>),
             quote! {
                 let api: #rt::api::Api<V> = match core.namespace() {
-                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(core.client().clone(), namespace),
-                    ::std::option::Option::None => #rt::api::Api::all(core.client().clone()),
+                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(core.informer_client(), namespace),
+                    ::std::option::Option::None => #rt::api::Api::all(core.informer_client()),
                 };
             },
         )
     } else {
         (
             quote!(),
-            quote!(let api: #rt::api::Api<V> = #rt::api::Api::all(core.client().clone());),
+            quote!(let api: #rt::api::Api<V> = #rt::api::Api::all(core.informer_client());),
         )
     };
     let (ns_param, ns_arg, ns_factory_arg, api_setup) = if namespaced {
@@ -138,7 +138,7 @@ pub(super) fn resource_items(
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
                 let ask = factory.ask_for::<#ty>(#name, |core| {
                     #new_filtered_fn(
-                        core.client().clone(),
+                        core.informer_client(),
                         #ns_factory_arg
                         core.resync_for::<#ty>(),
                         #rt::Indexers::standard(),
@@ -206,21 +206,11 @@ pub(super) fn resource_items(
             #api_setup
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: #rt::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: #rt::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: #rt::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
-                api.watch(&options)
-            };
-            #rt::SharedIndexInformer::new(#rt::ListWatch::new(list, watch), resync, indexers)
+            let watch = move |options: #rt::ListOptions| api.watch(&options);
+            let list_watch = #rt::ListWatch::new(list, watch).tweaked(tweak_list_options);
+            #rt::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     })
 }

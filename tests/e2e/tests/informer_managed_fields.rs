@@ -119,3 +119,72 @@ async fn factories_drop_managed_fields_unless_kept() {
     }
     server.shutdown().await;
 }
+
+/// A client made with `omitting_managed_fields()` lists and watches objects without
+/// managedFields, everything else as the server sent it; the client it came from still
+/// gets them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_omitting_client_lists_and_watches_without_managed_fields() {
+    use informer_runtime::ListOptions;
+
+    let server = TestApiServer::builder()
+        .seed_pods(PODS)
+        .start()
+        .await
+        .unwrap();
+    let whole = client(&server.url());
+    let omitting = whole.omitting_managed_fields();
+    let all = ListOptions::default();
+    let kept = whole.list::<Pod>(None, &all).await.unwrap();
+    let cut = omitting.list::<Pod>(None, &all).await.unwrap();
+    assert!(kept
+        .items
+        .iter()
+        .all(|p| p.metadata.managed_fields.is_some()));
+    let mut expected = kept.items.clone();
+    for pod in &mut expected {
+        pod.metadata.managed_fields = None;
+    }
+    assert_eq!(cut.items, expected);
+
+    let from = ListOptions {
+        resource_version: kept.metadata.resource_version.clone(),
+        ..Default::default()
+    };
+    let mut whole_events = whole.watch::<Pod>(None, &from).await.unwrap();
+    let mut cut_events = omitting.watch::<Pod>(None, &from).await.unwrap();
+    let pod = &stored_pod(&server);
+    let (namespace, name) = (
+        pod["metadata"]["namespace"].as_str().unwrap(),
+        pod["metadata"]["name"].as_str().unwrap(),
+    );
+    server
+        .patch_merge(
+            "pods",
+            Some(namespace),
+            name,
+            serde_json::json!({"metadata": {"labels": {"touched": "yes"}}}),
+        )
+        .unwrap();
+    let whole_pod = next_modified(&mut whole_events).await;
+    let mut cut_pod = next_modified(&mut cut_events).await;
+    assert!(whole_pod.metadata.managed_fields.is_some());
+    assert!(cut_pod.metadata.managed_fields.is_none());
+    cut_pod.metadata.managed_fields = whole_pod.metadata.managed_fields.clone();
+    assert_eq!(cut_pod, whole_pod);
+    server.shutdown().await;
+}
+
+/// The next event of `events`, which must be a MODIFIED one.
+async fn next_modified(events: &mut informer_runtime::WatchStream<Pod>) -> Pod {
+    use futures_util::StreamExt;
+    use informer_runtime::WatchEvent;
+    match tokio::time::timeout(SYNC, events.next()).await {
+        Ok(Some(Ok(WatchEvent::Modified(pod)))) => pod,
+        other => panic!("expected a MODIFIED event, got {other:?}"),
+    }
+}
+
+fn stored_pod(server: &test_apiserver::RunningServer) -> serde_json::Value {
+    server.list("pods", None).unwrap().remove(0)
+}

@@ -313,7 +313,7 @@ pub mod shop {
                         "example.com/v1/widgets",
                         |core| {
                             new_filtered_widget_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core.resync_for::<crate::crds::example_com::v1::Widget>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -362,12 +362,12 @@ pub mod shop {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -425,25 +425,14 @@ pub mod shop {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
         ///
@@ -608,7 +597,7 @@ pub mod shop {
                         "example.com/v1beta1/widgets",
                         |core| {
                             new_filtered_widget_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<crate::crds::example_com::v1beta1::Widget>(),
@@ -658,12 +647,12 @@ pub mod shop {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -725,25 +714,14 @@ pub mod shop {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
         ///
@@ -953,7 +931,7 @@ pub mod tools {
                         "tools.example.org/v2/gadgets",
                         |core| {
                             new_filtered_gadget_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core
                                     .resync_for::<crate::crds::tools_example_org::v2::Gadget>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -995,7 +973,7 @@ pub mod tools {
                         >("tools.example.org/v2/gadgets"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1048,25 +1026,14 @@ pub mod tools {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) from an informer's cache (client-go's `GadgetLister`).
         ///

@@ -396,7 +396,7 @@ pub mod autoscaling {
                         "autoscaling/v1/horizontalpodautoscalers",
                         |core| {
                             new_filtered_horizontal_pod_autoscaler_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<
@@ -448,12 +448,12 @@ pub mod autoscaling {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -515,25 +515,14 @@ pub mod autoscaling {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
         #[derive(Clone)]
@@ -708,7 +697,7 @@ pub mod autoscaling {
                         "autoscaling/v2/horizontalpodautoscalers",
                         |core| {
                             new_filtered_horizontal_pod_autoscaler_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<
@@ -760,12 +749,12 @@ pub mod autoscaling {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -827,25 +816,14 @@ pub mod autoscaling {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
         #[derive(Clone)]
@@ -1060,7 +1038,7 @@ pub mod flowcontrol_apiserver {
                         "flowcontrol.apiserver.k8s.io/v1/flowschemas",
                         |core| {
                             new_filtered_flow_schema_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core
                                     .resync_for::<
                                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
@@ -1104,7 +1082,7 @@ pub mod flowcontrol_apiserver {
                         >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1157,25 +1135,14 @@ pub mod flowcontrol_apiserver {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) from an informer's cache (client-go's `FlowSchemaLister`).
         #[derive(Clone)]
@@ -1389,7 +1356,7 @@ pub mod kube {
                         "core/v1/nodes",
                         |core| {
                             new_filtered_node_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
                                 ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
@@ -1430,7 +1397,7 @@ pub mod kube {
                         >("core/v1/nodes"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1479,25 +1446,14 @@ pub mod kube {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
         #[derive(Clone)]
@@ -1553,7 +1509,7 @@ pub mod kube {
                         "core/v1/pods",
                         |core| {
                             new_filtered_pod_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -1600,12 +1556,12 @@ pub mod kube {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -1659,25 +1615,14 @@ pub mod kube {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) from an informer's cache (client-go's `PodLister`).
         ///
@@ -1877,7 +1822,7 @@ pub mod rbac_authorization {
                         "rbac.authorization.k8s.io/v1/clusterroles",
                         |core| {
                             new_filtered_cluster_role_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core
                                     .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -1919,7 +1864,7 @@ pub mod rbac_authorization {
                         >("rbac.authorization.k8s.io/v1/clusterroles"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1972,25 +1917,14 @@ pub mod rbac_authorization {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
         #[derive(Clone)]
@@ -2182,7 +2116,7 @@ pub mod workloads {
                         "apps/v1/deployments",
                         |core| {
                             new_filtered_deployment_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
@@ -2232,12 +2166,12 @@ pub mod workloads {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -2299,25 +2233,14 @@ pub mod workloads {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) from an informer's cache (client-go's `DeploymentLister`).
         #[derive(Clone)]

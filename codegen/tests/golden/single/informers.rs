@@ -378,7 +378,7 @@ pub mod apps {
                         "apps/v1/deployments",
                         |core| {
                             new_filtered_deployment_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
@@ -428,12 +428,12 @@ pub mod apps {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -495,25 +495,14 @@ pub mod apps {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
 }
@@ -681,7 +670,7 @@ pub mod autoscaling {
                         "autoscaling/v1/horizontalpodautoscalers",
                         |core| {
                             new_filtered_horizontal_pod_autoscaler_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<
@@ -737,12 +726,12 @@ pub mod autoscaling {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -804,25 +793,14 @@ pub mod autoscaling {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
     /// Informers of autoscaling/v2.
@@ -921,7 +899,7 @@ pub mod autoscaling {
                         "autoscaling/v2/horizontalpodautoscalers",
                         |core| {
                             new_filtered_horizontal_pod_autoscaler_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core
                                     .resync_for::<
@@ -977,12 +955,12 @@ pub mod autoscaling {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -1044,25 +1022,14 @@ pub mod autoscaling {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
 }
@@ -1234,7 +1201,7 @@ pub mod core {
                         "core/v1/nodes",
                         |core| {
                             new_filtered_node_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
                                 ::informer_runtime::Indexers::standard(),
                                 core.tweak_list_options(),
@@ -1275,7 +1242,7 @@ pub mod core {
                         >("core/v1/nodes"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1324,25 +1291,14 @@ pub mod core {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
         /// The shared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in a factory (client-go's `PodInformer`).
         ///
@@ -1362,7 +1318,7 @@ pub mod core {
                         "core/v1/pods",
                         |core| {
                             new_filtered_pod_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core.namespace(),
                                 core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -1409,12 +1365,12 @@ pub mod core {
                             {
                                 ::std::option::Option::Some(namespace) => {
                                     ::informer_runtime::api::Api::namespaced(
-                                        core.client().clone(),
+                                        core.informer_client(),
                                         namespace,
                                     )
                                 }
                                 ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.client().clone())
+                                    ::informer_runtime::api::Api::all(core.informer_client())
                                 }
                             };
                             ::informer_runtime::projection::new_filtered_informer(
@@ -1468,25 +1424,14 @@ pub mod core {
             };
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
 }
@@ -1625,7 +1570,7 @@ pub mod flowcontrol_apiserver {
                         "flowcontrol.apiserver.k8s.io/v1/flowschemas",
                         |core| {
                             new_filtered_flow_schema_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core
                                     .resync_for::<
                                         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
@@ -1673,7 +1618,7 @@ pub mod flowcontrol_apiserver {
                         >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1726,25 +1671,14 @@ pub mod flowcontrol_apiserver {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
 }
@@ -1883,7 +1817,7 @@ pub mod rbac_authorization {
                         "rbac.authorization.k8s.io/v1/clusterroles",
                         |core| {
                             new_filtered_cluster_role_informer(
-                                core.client().clone(),
+                                core.informer_client(),
                                 core
                                     .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
                                 ::informer_runtime::Indexers::standard(),
@@ -1929,7 +1863,7 @@ pub mod rbac_authorization {
                         >("rbac.authorization.k8s.io/v1/clusterroles"),
                         |core| {
                             let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.client().clone(),
+                                core.informer_client(),
                             );
                             ::informer_runtime::projection::new_filtered_informer(
                                 api,
@@ -1982,25 +1916,14 @@ pub mod rbac_authorization {
             > = ::informer_runtime::api::Api::all(client);
             let list = {
                 let api = api.clone();
-                let tweak_list_options = tweak_list_options.clone();
-                move |mut options: ::informer_runtime::ListOptions| {
-                    if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                        tweak(&mut options);
-                    }
-                    api.list(&options)
-                }
+                move |options: ::informer_runtime::ListOptions| api.list(&options)
             };
-            let watch = move |mut options: ::informer_runtime::ListOptions| {
-                if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                    tweak(&mut options);
-                }
+            let watch = move |options: ::informer_runtime::ListOptions| {
                 api.watch(&options)
             };
-            ::informer_runtime::SharedIndexInformer::new(
-                ::informer_runtime::ListWatch::new(list, watch),
-                resync,
-                indexers,
-            )
+            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+                .tweaked(tweak_list_options);
+            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
         }
     }
 }

@@ -17,7 +17,7 @@ impl WidgetInformer {
                 "example.com/v1beta1/widgets",
                 |core| {
                     new_filtered_widget_informer(
-                        core.client().clone(),
+                        core.informer_client(),
                         core.namespace(),
                         core.resync_for::<crate::crds::example_com::v1beta1::Widget>(),
                         ::informer_runtime::Indexers::standard(),
@@ -62,12 +62,12 @@ impl WidgetInformer {
                     let api: ::informer_runtime::api::Api<V> = match core.namespace() {
                         ::std::option::Option::Some(namespace) => {
                             ::informer_runtime::api::Api::namespaced(
-                                core.client().clone(),
+                                core.informer_client(),
                                 namespace,
                             )
                         }
                         ::std::option::Option::None => {
-                            ::informer_runtime::api::Api::all(core.client().clone())
+                            ::informer_runtime::api::Api::all(core.informer_client())
                         }
                     };
                     ::informer_runtime::projection::new_filtered_informer(
@@ -119,25 +119,12 @@ pub fn new_filtered_widget_informer(
     };
     let list = {
         let api = api.clone();
-        let tweak_list_options = tweak_list_options.clone();
-        move |mut options: ::informer_runtime::ListOptions| {
-            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                tweak(&mut options);
-            }
-            api.list(&options)
-        }
+        move |options: ::informer_runtime::ListOptions| api.list(&options)
     };
-    let watch = move |mut options: ::informer_runtime::ListOptions| {
-        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-            tweak(&mut options);
-        }
-        api.watch(&options)
-    };
-    ::informer_runtime::SharedIndexInformer::new(
-        ::informer_runtime::ListWatch::new(list, watch),
-        resync,
-        indexers,
-    )
+    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
+    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+        .tweaked(tweak_list_options);
+    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
 }
 /// Reads [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
 ///

@@ -15,7 +15,7 @@ impl NodeInformer {
                 "core/v1/nodes",
                 |core| {
                     new_filtered_node_informer(
-                        core.client().clone(),
+                        core.informer_client(),
                         core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
                         ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
@@ -50,7 +50,7 @@ impl NodeInformer {
                 &::informer_runtime::projection::informer_name::<V>("core/v1/nodes"),
                 |core| {
                     let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                        core.client().clone(),
+                        core.informer_client(),
                     );
                     ::informer_runtime::projection::new_filtered_informer(
                         api,
@@ -88,25 +88,12 @@ pub fn new_filtered_node_informer(
     > = ::informer_runtime::api::Api::all(client);
     let list = {
         let api = api.clone();
-        let tweak_list_options = tweak_list_options.clone();
-        move |mut options: ::informer_runtime::ListOptions| {
-            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                tweak(&mut options);
-            }
-            api.list(&options)
-        }
+        move |options: ::informer_runtime::ListOptions| api.list(&options)
     };
-    let watch = move |mut options: ::informer_runtime::ListOptions| {
-        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-            tweak(&mut options);
-        }
-        api.watch(&options)
-    };
-    ::informer_runtime::SharedIndexInformer::new(
-        ::informer_runtime::ListWatch::new(list, watch),
-        resync,
-        indexers,
-    )
+    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
+    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+        .tweaked(tweak_list_options);
+    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
 }
 /// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
 #[derive(Clone)]

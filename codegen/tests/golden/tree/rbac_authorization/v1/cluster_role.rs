@@ -15,7 +15,7 @@ impl ClusterRoleInformer {
                 "rbac.authorization.k8s.io/v1/clusterroles",
                 |core| {
                     new_filtered_cluster_role_informer(
-                        core.client().clone(),
+                        core.informer_client(),
                         core.resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
                         ::informer_runtime::Indexers::standard(),
                         core.tweak_list_options(),
@@ -56,7 +56,7 @@ impl ClusterRoleInformer {
                 >("rbac.authorization.k8s.io/v1/clusterroles"),
                 |core| {
                     let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                        core.client().clone(),
+                        core.informer_client(),
                     );
                     ::informer_runtime::projection::new_filtered_informer(
                         api,
@@ -99,25 +99,12 @@ pub fn new_filtered_cluster_role_informer(
     > = ::informer_runtime::api::Api::all(client);
     let list = {
         let api = api.clone();
-        let tweak_list_options = tweak_list_options.clone();
-        move |mut options: ::informer_runtime::ListOptions| {
-            if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-                tweak(&mut options);
-            }
-            api.list(&options)
-        }
+        move |options: ::informer_runtime::ListOptions| api.list(&options)
     };
-    let watch = move |mut options: ::informer_runtime::ListOptions| {
-        if let ::std::option::Option::Some(tweak) = &tweak_list_options {
-            tweak(&mut options);
-        }
-        api.watch(&options)
-    };
-    ::informer_runtime::SharedIndexInformer::new(
-        ::informer_runtime::ListWatch::new(list, watch),
-        resync,
-        indexers,
-    )
+    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
+    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
+        .tweaked(tweak_list_options);
+    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
 }
 /// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
 #[derive(Clone)]
