@@ -108,21 +108,10 @@ fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_
         match byte {
             b'"' => {
                 let start = at;
-                // Skip the string: to its closing quote, past escaped characters.
-                at += 1;
-                loop {
-                    match bytes
-                        .get(at..)
-                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                    {
-                        Some(off) if bytes[at + off] == b'\\' => at += off + 2,
-                        Some(off) => {
-                            at += off;
-                            break;
-                        }
-                        // Unterminated: the parser reports that.
-                        None => return Ok(None),
-                    }
+                match string_end(bytes, at + 1) {
+                    Some(end) => at = end,
+                    // Unterminated: the parser reports that.
+                    None => return Ok(None),
                 }
                 if let Some(m) = in_member {
                     m.value(false);
@@ -217,6 +206,47 @@ fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_
         at += 1;
     }
     Ok(cut.filter(|_| !broken && member.is_none()))
+}
+
+/// The offset of the quote that closes the string whose text starts at `from`, past
+/// escaped characters. Eight bytes are tested at a time: most strings of an object are short
+/// keys and values, where `memchr`'s setup would cost more than the search.
+fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    {
+        let word = u64::from_le_bytes(word);
+        let found = has_byte(word, b'"') | has_byte(word, b'\\');
+        if found == 0 {
+            at += 8;
+            continue;
+        }
+        // The lowest flagged byte is exact (later ones may be false positives).
+        at += (found.trailing_zeros() / 8) as usize;
+        if bytes[at] == b'"' {
+            return Some(at);
+        }
+        at += 2;
+    }
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => return Some(at),
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// The high bit set in every byte of `word` equal to `byte`, and maybe in bytes above the
+/// lowest such byte (the classic zero-byte test on `word ^ byte`).
+fn has_byte(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
 }
 
 /// The member to cut, from its key on.
@@ -404,6 +434,22 @@ mod tests {
             whole,
             serde_json::from_str::<serde_json::Value>(line).unwrap()
         );
+    }
+
+    #[test]
+    fn strings_end_at_their_closing_quote_whatever_their_length() {
+        for len in 0..40usize {
+            for escape_at in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+                let mut text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                if let Some(at) = escape_at.filter(|_| len > 0) {
+                    text[at] = b'\\';
+                    text.insert(at + 1, b'"');
+                }
+                let doc = [&b"\""[..], &text, b"\",1"].concat();
+                assert_eq!(string_end(&doc, 1), Some(text.len() + 1), "{doc:?}");
+                assert_eq!(string_end(&doc[..text.len() + 1], 1), None, "{doc:?}");
+            }
+        }
     }
 
     #[test]
