@@ -209,9 +209,22 @@ fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_
 }
 
 /// The offset of the quote that closes the string whose text starts at `from`, past
-/// escaped characters. Eight bytes are tested at a time: most strings of an object are short
-/// keys and values, where `memchr`'s setup would cost more than the search.
+/// escaped characters.
 fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        at = quote_or_backslash(bytes, at)?;
+        if bytes[at] == b'"' {
+            return Some(at);
+        }
+        at += 2;
+    }
+}
+
+/// The offset of the first `"` or `\\` in `bytes` at or after `from`: where a string's text
+/// ends or an escape begins. Eight bytes are tested at a time: most strings of an object are
+/// short keys and values, where `memchr`'s setup would cost more than the search.
+pub(crate) fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     while let Some(word) = bytes
         .get(at..at + 8)
@@ -219,25 +232,16 @@ fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
     {
         let word = u64::from_le_bytes(word);
         let found = has_byte(word, b'"') | has_byte(word, b'\\');
-        if found == 0 {
-            at += 8;
-            continue;
+        if found != 0 {
+            // The lowest flagged byte is exact (later ones may be false positives).
+            return Some(at + (found.trailing_zeros() / 8) as usize);
         }
-        // The lowest flagged byte is exact (later ones may be false positives).
-        at += (found.trailing_zeros() / 8) as usize;
-        if bytes[at] == b'"' {
-            return Some(at);
-        }
-        at += 2;
+        at += 8;
     }
-    while at < bytes.len() {
-        match bytes[at] {
-            b'"' => return Some(at),
-            b'\\' => at += 2,
-            _ => at += 1,
-        }
-    }
-    None
+    let tail = bytes.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\')
+        .map(|off| at + off)
 }
 
 /// The high bit set in every byte of `word` equal to `byte`, and maybe in bytes above the
@@ -307,12 +311,7 @@ pub(crate) fn from_slice_omitting<T: DeserializeOwned>(
     bytes: &[u8],
     omit: Option<Omit>,
 ) -> Result<T, serde_json::Error> {
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => scratch.decode(bytes, omit),
-        // A `Deserialize` impl that itself decodes JSON through this function re-enters it;
-        // it gets fresh buffers instead of a second borrow.
-        Err(_) => Scratch::default().decode(bytes, omit),
-    })
+    with_scratch(|scratch| scratch.decode(bytes, omit))
 }
 
 /// Decodes `T` from an LZ4 block of JSON prefixed with its length, as
@@ -320,9 +319,15 @@ pub(crate) fn from_slice_omitting<T: DeserializeOwned>(
 /// `T` (the compact cache): decompressed straight into the scratch buffer, and not scanned
 /// for depth, since its nesting is that of an object that passed the scan when first decoded.
 pub(crate) fn from_lz4_block<T: DeserializeOwned>(block: &[u8]) -> Result<T, String> {
+    with_scratch(|scratch| scratch.decode_lz4(block))
+}
+
+/// Runs `f` with this thread's scratch buffers. A `Deserialize` impl that itself decodes
+/// JSON through this module re-enters it; it gets fresh buffers instead of a second borrow.
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => scratch.decode_lz4(block),
-        Err(_) => Scratch::default().decode_lz4(block),
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
     })
 }
 

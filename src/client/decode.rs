@@ -119,15 +119,14 @@ impl ListDecoder {
                     i += 1;
                     continue;
                 }
-                match memchr::memchr2(b'"', b'\\', &chunk[i..]) {
+                match crate::json::quote_or_backslash(chunk, i) {
                     None => {
                         if self.reading_key {
                             self.key.extend_from_slice(&chunk[i..]);
                         }
                         i = chunk.len();
                     }
-                    Some(off) => {
-                        let j = i + off;
+                    Some(j) => {
                         let escape = chunk[j] == b'\\';
                         if self.reading_key {
                             // A key keeps its backslashes: it is unescaped whole at its `:`.
