@@ -12,6 +12,8 @@ use kube::Api;
 use tokio::task::JoinHandle;
 
 use crate::error::BenchError;
+use crate::sections::sync::check_count;
+use crate::sections::timed;
 
 /// Called for every watch event after the initial list (kube-rs's `Event::Apply`).
 pub type OnApply = Arc<dyn Fn(&Pod) + Send + Sync>;
@@ -66,6 +68,21 @@ impl KubeReflector {
             task,
             lists_done,
         })
+    }
+
+    /// Seconds from starting a reflector of the Pods at `url` until its store is ready; the
+    /// store must then hold `n` Pods. The reflector is stopped afterwards.
+    pub async fn sync_time(url: &str, n: usize) -> Result<f64, BenchError> {
+        let (t, reflector) = timed(async {
+            let reflector = Self::start(url, None)?;
+            reflector.wait_synced().await?;
+            Ok::<_, BenchError>(reflector)
+        })
+        .await;
+        let reflector = reflector?;
+        check_count(reflector.len(), n, "kube-rs store")?;
+        reflector.stop().await;
+        Ok(t)
     }
 
     /// Waits until the initial list is in the store.

@@ -100,16 +100,7 @@ async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Recor
         synced?;
         through_kube = through_kube.min(t);
 
-        let (t, reflector) = timed(async {
-            let reflector = KubeReflector::start(url, None)?;
-            reflector.wait_synced().await?;
-            Ok::<_, BenchError>(reflector)
-        })
-        .await;
-        let reflector = reflector?;
-        check_count(reflector.len(), n, "kube-rs store")?;
-        reflector.stop().await;
-        kube_rs = kube_rs.min(t);
+        kube_rs = kube_rs.min(KubeReflector::sync_time(url, n).await?);
     }
 
     let p = format!("kube.n{n}");

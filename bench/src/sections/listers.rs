@@ -10,7 +10,7 @@ use informer_runtime::Selector;
 use k8s_openapi::api::core::v1::Pod;
 use listers::core::v1::PodLister;
 
-use super::Ctx;
+use super::{quantile, Ctx};
 use crate::error::BenchError;
 use crate::ours::{Ours, OursOptions};
 use crate::results::{Record, Target};
@@ -224,12 +224,8 @@ fn gets_beside_bare_map(
         ours.push(gets(lister, queries, per_round)?);
         bare.push(bare_map_gets(&map, queries, per_round)?);
     }
-    Ok((median(ours), median(bare)))
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+    let median = |times: &mut [f64]| quantile(times, 0.5).unwrap_or(f64::NAN);
+    Ok((median(&mut ours), median(&mut bare)))
 }
 
 /// One reader thread's cost per `get`.

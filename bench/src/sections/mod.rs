@@ -65,11 +65,11 @@ pub async fn wait_until(
 }
 
 /// The `q`-quantile (0..=1) of `samples`, sorting them; `None` when empty.
-pub fn quantile(samples: &mut [u64], q: f64) -> Option<u64> {
+pub fn quantile<T: Copy + PartialOrd>(samples: &mut [T], q: f64) -> Option<T> {
     if samples.is_empty() {
         return None;
     }
-    samples.sort_unstable();
+    samples.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     let idx = ((samples.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
     samples.get(idx).copied()
 }
@@ -97,6 +97,6 @@ mod tests {
         assert_eq!(quantile(&mut v, 0.5), Some(51));
         assert_eq!(quantile(&mut v, 0.99), Some(99));
         assert_eq!(quantile(&mut v, 1.0), Some(100));
-        assert_eq!(quantile(&mut [], 0.5), None);
+        assert_eq!(quantile::<u64>(&mut [], 0.5), None);
     }
 }

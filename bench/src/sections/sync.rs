@@ -133,16 +133,7 @@ async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Recor
         ours.stop().await;
         ours_best = ours_best.min(t);
 
-        let (t, kube) = timed(async {
-            let kube = KubeReflector::start(url, None)?;
-            kube.wait_synced().await?;
-            Ok::<_, BenchError>(kube)
-        })
-        .await;
-        let kube = kube?;
-        check_count(kube.len(), n, "kube-rs store")?;
-        kube.stop().await;
-        kube_best = kube_best.min(t);
+        kube_best = kube_best.min(KubeReflector::sync_time(url, n).await?);
     }
 
     let p = format!("sync.n{n}");
