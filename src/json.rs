@@ -138,29 +138,27 @@ fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_
                     m.value(false);
                 }
                 depth += 1;
-                if depth > MAX_DEPTH {
-                    return Err(serde_json::Error::custom(format!(
-                        "arrays and objects nested deeper than {MAX_DEPTH} levels at byte {at}"
-                    )));
-                }
                 let object = byte == b'{';
-                let bit = 1u128 << (depth - 1);
-                objects = if object {
-                    objects | bit
-                } else {
-                    objects & !bit
-                };
+                enter(&mut objects, depth, object, at)?;
                 if object && depth - 1 == on_path && (depth == 1 || key_hit) {
                     on_path = depth;
                 }
                 key_hit = false;
                 expect_key = object;
+                if depth > on_path {
+                    // Off the path only nesting matters: skip to the container's close,
+                    // which the next turn handles as any other.
+                    match skip_nested(bytes, at + 1, depth, &mut objects, &mut broken)? {
+                        Some(close) => {
+                            at = close;
+                            continue;
+                        }
+                        None => return Ok(None),
+                    }
+                }
             }
             b']' | b'}' => {
-                let closes_object = depth
-                    .checked_sub(1)
-                    .is_some_and(|bit| objects & (1u128 << bit) != 0);
-                broken |= depth == 0 || closes_object != (byte == b'}');
+                broken |= mismatched(objects, depth, byte);
                 if let Some(m) = in_member {
                     broken |= !m.is_whole();
                     cut = Some(last_member(bytes, m.key, at));
@@ -208,9 +206,77 @@ fn scan(bytes: &[u8], omit: Option<Omit>) -> Result<Option<Range<usize>>, serde_
     Ok(cut.filter(|_| !broken && member.is_none()))
 }
 
+/// The offset of the bracket that closes the container at `depth` whose content starts at
+/// `from` (the end of `bytes` if none does; `None` for an unterminated string), checking
+/// the nesting on the way as [`scan`] does: too deep is an error, a mismatched bracket
+/// sets `broken`. Keys, values and separators are not looked at.
+fn skip_nested(
+    bytes: &[u8],
+    from: usize,
+    depth: usize,
+    objects: &mut u128,
+    broken: &mut bool,
+) -> Result<Option<usize>, serde_json::Error> {
+    let mut inner = depth;
+    let mut at = from;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'"' => match string_end(bytes, at + 1) {
+                Some(end) => at = end,
+                None => return Ok(None),
+            },
+            b'[' | b'{' => {
+                inner += 1;
+                enter(objects, inner, byte == b'{', at)?;
+            }
+            b']' | b'}' => {
+                if inner == depth {
+                    return Ok(Some(at));
+                }
+                *broken |= mismatched(*objects, inner, byte);
+                inner -= 1;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    Ok(Some(bytes.len()))
+}
+
+/// Notes the container opened at byte `at`, `depth` levels deep (the root is 1), in
+/// `objects` (bit `depth - 1` set for an object); deeper than [`MAX_DEPTH`] is an error.
+fn enter(
+    objects: &mut u128,
+    depth: usize,
+    object: bool,
+    at: usize,
+) -> Result<(), serde_json::Error> {
+    if depth > MAX_DEPTH {
+        return Err(serde_json::Error::custom(format!(
+            "arrays and objects nested deeper than {MAX_DEPTH} levels at byte {at}"
+        )));
+    }
+    let bit = 1u128 << (depth - 1);
+    *objects = if object {
+        *objects | bit
+    } else {
+        *objects & !bit
+    };
+    Ok(())
+}
+
+/// True when the bracket `close` does not close the container `depth` levels deep (or
+/// none is open).
+fn mismatched(objects: u128, depth: usize, close: u8) -> bool {
+    let closes_object = depth
+        .checked_sub(1)
+        .is_some_and(|bit| objects & (1u128 << bit) != 0);
+    depth == 0 || closes_object != (close == b'}')
+}
+
 /// The offset of the quote that closes the string whose text starts at `from`, past
 /// escaped characters.
-fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn string_end(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     loop {
         at = quote_or_backslash(bytes, at)?;
@@ -471,6 +537,8 @@ mod tests {
             r#"{"metadata":{"managedFields":[1},"name":"a"}}"#,
             r#"{"metadata":{"managedFields":[1]]}}"#,
             r#"{"metadata":{"a":1,,"managedFields":[1]}}"#,
+            r#"{"metadata":{"managedFields":[{"a":[1}]}],"name":"a"}}"#,
+            r#"{"spec":{"a":[1}},"metadata":{"managedFields":[1]}}"#,
         ] {
             assert!(
                 from_slice_omitting::<serde_json::Value>(

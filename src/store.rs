@@ -29,7 +29,75 @@ pub type IndexFunc<K> = Arc<dyn Fn(&K) -> Vec<String> + Send + Sync>;
 
 /// Named index functions (client-go's `cache.Indexers`).
 pub struct Indexers<K> {
-    funcs: BTreeMap<String, IndexFunc<K>>,
+    funcs: BTreeMap<String, IndexFn<K>>,
+}
+
+/// An index function as the store runs it. The two every generated informer has are known
+/// to the store, which then moves an object between index values without building them:
+/// on an update it compares the old and new namespace or labels, and on an insert it
+/// visits the labels through one reused buffer. Allocating and comparing their `Vec<String>`
+/// was a visible share of every watch event.
+enum IndexFn<K> {
+    /// [`namespace_index_func`].
+    Namespace,
+    /// [`label_index_func`].
+    Labels,
+    /// A function given to [`Indexers::with`].
+    Custom(IndexFunc<K>),
+}
+
+impl<K> Clone for IndexFn<K> {
+    fn clone(&self) -> Self {
+        match self {
+            IndexFn::Namespace => IndexFn::Namespace,
+            IndexFn::Labels => IndexFn::Labels,
+            IndexFn::Custom(f) => IndexFn::Custom(f.clone()),
+        }
+    }
+}
+
+impl<K: Object> IndexFn<K> {
+    /// The object's index values.
+    fn values(&self, obj: &K) -> Vec<String> {
+        match self {
+            IndexFn::Namespace => namespace_index_func(obj),
+            IndexFn::Labels => label_index_func(obj),
+            IndexFn::Custom(f) => f(obj),
+        }
+    }
+
+    /// True when `old` and `new` have the same values of a built-in index, seen without
+    /// building them; false for a custom one.
+    fn same_values(&self, old: &K, new: &K) -> bool {
+        let (old, new) = (old.meta(), new.meta());
+        match self {
+            IndexFn::Namespace => old.namespace == new.namespace,
+            IndexFn::Labels => old.labels == new.labels,
+            IndexFn::Custom(_) => false,
+        }
+    }
+
+    /// Calls `f` with each of the object's index values.
+    fn each_value(&self, obj: &K, mut f: impl FnMut(&str)) {
+        match self {
+            IndexFn::Namespace => {
+                if let Some(ns) = obj.meta().namespace.as_deref().filter(|ns| !ns.is_empty()) {
+                    f(ns);
+                }
+            }
+            IndexFn::Labels => {
+                let mut value = String::new();
+                for (k, v) in obj.meta().labels.iter().flatten() {
+                    value.clear();
+                    value.push_str(k);
+                    value.push('=');
+                    value.push_str(v);
+                    f(&value);
+                }
+            }
+            IndexFn::Custom(func) => func(obj).iter().for_each(|v| f(v)),
+        }
+    }
 }
 
 impl<K> Clone for Indexers<K> {
@@ -87,13 +155,21 @@ impl<K: Object> Indexers<K> {
 
     /// Only the `namespace` index (what generated informers use by default).
     pub fn namespace() -> Self {
-        Self::new().with(NAMESPACE_INDEX, namespace_index_func::<K>)
+        let mut indexers = Self::new();
+        indexers
+            .funcs
+            .insert(NAMESPACE_INDEX.to_owned(), IndexFn::Namespace);
+        indexers
     }
 
     /// The `namespace` and `labels` indexes (what generated informers use by default): lister
     /// reads by namespace and by label selector cost time proportional to their result.
     pub fn standard() -> Self {
-        Self::namespace().with(LABEL_INDEX, label_index_func::<K>)
+        let mut indexers = Self::namespace();
+        indexers
+            .funcs
+            .insert(LABEL_INDEX.to_owned(), IndexFn::Labels);
+        indexers
     }
 
     /// Adds (or replaces) the index `name`.
@@ -102,7 +178,8 @@ impl<K: Object> Indexers<K> {
         name: &str,
         func: impl Fn(&K) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        self.funcs.insert(name.to_owned(), Arc::new(func));
+        self.funcs
+            .insert(name.to_owned(), IndexFn::Custom(Arc::new(func)));
         self
     }
 
@@ -179,12 +256,11 @@ impl Index {
         self.0.get(value)
     }
 
-    fn insert(&mut self, value: String, key: &Arc<str>) {
-        match self.0.get_mut(value.as_str()) {
+    fn insert(&mut self, value: &str, key: &Arc<str>) {
+        match self.0.get_mut(value) {
             Some(keys) => keys.insert(key),
             None => {
-                self.0
-                    .insert(value.into_boxed_str(), Keys::One(key.clone()));
+                self.0.insert(value.into(), Keys::One(key.clone()));
             }
         }
     }
@@ -192,6 +268,34 @@ impl Index {
     fn remove(&mut self, value: &str, key: &str) {
         if self.0.get_mut(value).is_some_and(|keys| keys.remove(key)) {
             self.0.remove(value);
+        }
+    }
+
+    /// Moves `key` from the `old` values (`Some(None)`: unknown, search them all; `None`:
+    /// not indexed yet) to the `new` ones (`None`: removed), leaving it alone when they are
+    /// the same.
+    fn move_key(
+        &mut self,
+        key: &Arc<str>,
+        old: Option<Option<Vec<String>>>,
+        new: Option<Vec<String>>,
+    ) {
+        let old = match old {
+            Some(Some(old)) => Some(old),
+            Some(None) => {
+                self.remove_everywhere(key);
+                None
+            }
+            None => None,
+        };
+        if old.is_some() && old == new {
+            return;
+        }
+        for value in old.iter().flatten() {
+            self.remove(value, key);
+        }
+        for value in new.iter().flatten() {
+            self.insert(value, key);
         }
     }
 
@@ -334,7 +438,7 @@ struct Shard<K> {
 
 /// What changes only under the store-wide lock: the indexes and how objects are held.
 struct Meta<K> {
-    indexers: BTreeMap<String, IndexFunc<K>>,
+    indexers: BTreeMap<String, IndexFn<K>>,
     indices: HashMap<String, Index>,
     mode: CacheMode,
 }
@@ -521,24 +625,26 @@ impl<K: Object> Meta<K> {
             let Some(index) = indices.get_mut(name) else {
                 continue;
             };
-            let old_values = match old {
-                Some(Some(old)) => Some(func(old)),
-                Some(None) => {
-                    // Without the object its index values are unknown: search them all.
-                    index.remove_everywhere(key);
-                    None
-                }
-                None => None,
-            };
-            let new_values = new.map(|new| func(new));
-            if old_values.is_some() && old_values == new_values {
+            if let IndexFn::Custom(func) = func {
+                index.move_key(
+                    key,
+                    old.map(|old| old.map(|old| func(old))),
+                    new.map(|new| func(new)),
+                );
                 continue;
             }
-            for value in old_values.into_iter().flatten() {
-                index.remove(&value, key);
+            if let (Some(Some(old)), Some(new)) = (old, new) {
+                if func.same_values(old, new) {
+                    continue;
+                }
             }
-            for value in new_values.into_iter().flatten() {
-                index.insert(value, key);
+            match old {
+                Some(Some(old)) => func.each_value(old, |value| index.remove(value, key)),
+                Some(None) => index.remove_everywhere(key),
+                None => {}
+            }
+            if let Some(new) = new {
+                func.each_value(new, |value| index.insert(value, key));
             }
         }
     }
@@ -841,7 +947,7 @@ impl<K: Object> Indexer<K> {
             .ok_or_else(|| unknown_index(index_name))?;
         let index = meta.indices.get(index_name);
         let mut keys: HashSet<&Arc<str>> = HashSet::new();
-        for value in func(obj) {
+        for value in func.values(obj) {
             if let Some(set) = index.and_then(|i| i.get(&value)) {
                 keys.extend(set.iter());
             }
@@ -870,9 +976,7 @@ impl<K: Object> Indexer<K> {
             for items in &shards {
                 for (key, slot) in items.iter() {
                     if let Some(obj) = self.inner.object(key, slot, false) {
-                        for value in func(&obj) {
-                            index.insert(value, key);
-                        }
+                        func.each_value(&obj, |value| index.insert(value, key));
                     }
                 }
             }
@@ -915,9 +1019,9 @@ impl<K: Object> Indexer<K> {
                 for key in keys.iter() {
                     match object(key) {
                         None => found.push(format!("{name}={value} names missing {key}")),
-                        Some(obj) if !func(&obj).iter().any(|v| v == value) => found.push(format!(
-                            "{name}={value} names {key}, which has other values"
-                        )),
+                        Some(obj) if !func.values(&obj).iter().any(|v| v == value) => found.push(
+                            format!("{name}={value} names {key}, which has other values"),
+                        ),
                         Some(_) => {}
                     }
                 }
@@ -927,7 +1031,7 @@ impl<K: Object> Indexer<K> {
                     let Some(obj) = self.inner.object(key, slot, false) else {
                         continue;
                     };
-                    for value in func(&obj) {
+                    for value in func.values(&obj) {
                         if !index.get(&value).is_some_and(|keys| keys.contains(key)) {
                             found.push(format!("{key} missing from {name}={value}"));
                         }

@@ -144,6 +144,27 @@ impl ListDecoder {
                 }
                 continue;
             }
+            if self.depth > 2 {
+                // Inside an item (or the metadata), only strings and nesting matter: run to
+                // the bracket that closes the item's own object, or to a string this chunk
+                // does not finish.
+                while let Some(&b) = chunk.get(i) {
+                    match b {
+                        b'"' => match crate::json::string_end(chunk, i + 1) {
+                            Some(end) => i = end,
+                            None => break,
+                        },
+                        b'{' | b'[' => self.depth += 1,
+                        b'}' | b']' if self.depth > 3 => self.depth -= 1,
+                        b'}' | b']' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if i == chunk.len() {
+                    break;
+                }
+            }
             let b = chunk[i];
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' => {}
@@ -265,8 +286,16 @@ impl ListDecoder {
 
     /// The items collected so far, once they hold at least `min_bytes`.
     pub(crate) fn take_items(&mut self, min_bytes: usize) -> Option<Batch> {
-        (!self.items.is_empty() && self.items.byte_len() >= min_bytes)
-            .then(|| std::mem::take(&mut self.items))
+        if self.items.is_empty() || self.items.byte_len() < min_bytes {
+            return None;
+        }
+        // A list that fills one batch usually fills more: the next starts with room for
+        // one, rather than doubling its way there and copying everything each time.
+        let room = min_bytes.saturating_add(min_bytes / 2);
+        Some(std::mem::replace(
+            &mut self.items,
+            Batch::with_capacity(room),
+        ))
     }
 
     /// Ends the body: the list's metadata and the items not taken yet, or an error when the
@@ -327,6 +356,11 @@ impl LineSplitter {
             rest = &rest[nl + 1..];
         }
         self.pending.extend_from_slice(rest);
+    }
+
+    /// How many bytes of an unfinished line are held.
+    pub(crate) fn pending_len(&self) -> usize {
+        self.pending.len()
     }
 
     /// The bytes after the last newline, once the body has ended.

@@ -20,6 +20,14 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
+    /// An empty batch with room for `bytes` of documents.
+    pub(crate) fn with_capacity(bytes: usize) -> Self {
+        Self {
+            bytes: Vec::with_capacity(bytes),
+            ends: Vec::new(),
+        }
+    }
+
     /// Appends one document.
     pub(crate) fn push(&mut self, doc: &[u8]) {
         self.bytes.extend_from_slice(doc);

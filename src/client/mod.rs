@@ -638,7 +638,13 @@ struct WatchState<T> {
 impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
     /// Splits what the body gave into lines and sends them to be decoded, in order.
     fn take_chunk(&mut self, chunk: Option<Result<Bytes, BoxError>>) {
-        let mut batch = Batch::default();
+        // Sized for the whole chunk up front: grown line by line, a batch of a few dozen
+        // KB would be reallocated and copied several times.
+        let bytes = chunk
+            .as_ref()
+            .and_then(|c| c.as_ref().ok())
+            .map_or(0, Bytes::len);
+        let mut batch = Batch::with_capacity(bytes + self.lines.pending_len());
         let mut keep = |line: &[u8]| {
             if !decode::is_blank(line) {
                 batch.push(line);
