@@ -1,14 +1,24 @@
-//! A thread's own CPU time, for reader threads that share a small machine with writers,
-//! decoders and the server: wall-clock time includes the time they wait for a core.
+//! CPU time of one thread or of the whole process. On a small machine shared with writers,
+//! decoders and the server, wall-clock time includes the time spent waiting for a core.
 
 /// CPU time the calling thread has used, in ns (0 if the clock cannot be read).
 pub fn thread_cpu_ns() -> u64 {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// CPU time every thread of this process has used, in ns (0 if the clock cannot be read):
+/// what a client under test costs while nothing else in the process works.
+pub fn process_cpu_ns() -> u64 {
+    clock_ns(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+fn clock_ns(clock: libc::clockid_t) -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     if rc != 0 {
         return 0;
     }

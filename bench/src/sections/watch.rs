@@ -21,11 +21,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use futures_util::StreamExt;
+use informer_runtime::client::Config;
+use informer_runtime::{Client, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::WatchEvent;
 use serde::de::DeserializeOwned;
 
 use super::{now_ns, quantile, wait_until, Ctx};
+use crate::cpu;
 use crate::error::BenchError;
 use crate::kube_baseline::KubeReflector;
 use crate::ours::{Ours, OursOptions};
@@ -196,6 +200,8 @@ impl Probe {
 struct Run {
     /// Best burst: events per second into every handler.
     events_per_s: f64,
+    /// CPU time of this process per event in the best burst, in µs.
+    cpu_us_per_event: f64,
     /// The server's write rate in its slowest burst.
     slowest_write_per_s: f64,
     p50_ms: f64,
@@ -212,11 +218,13 @@ async fn drive(
 ) -> Result<Run, BenchError> {
     let m = sizes.m;
     let mut best = 0.0f64;
+    let mut cpu_us_per_event = 0.0;
     let mut slowest_write = f64::INFINITY;
     for _ in 0..sizes.rounds {
         let rv = prepare(server, m).await?;
         probe.arm(rv, m, false);
         let start_ns = probe.since_epoch_ns();
+        let cpu_start = cpu::process_cpu_ns();
         let reply = server.command("burst").await?;
         wait_until(
             &format!("{who}: delivery of a burst of {m} watch events"),
@@ -225,7 +233,11 @@ async fn drive(
         )
         .await?;
         let secs = probe.last_done_ns().saturating_sub(start_ns) as f64 / 1e9;
-        best = best.max(m as f64 / secs.max(1e-9));
+        let rate = m as f64 / secs.max(1e-9);
+        if rate > best {
+            best = rate;
+            cpu_us_per_event = per_event_us(cpu::process_cpu_ns() - cpu_start, m);
+        }
         let write_secs: f64 = reply_field(&reply, "secs").unwrap_or(secs);
         slowest_write = slowest_write.min(m as f64 / write_secs.max(1e-9));
     }
@@ -244,6 +256,7 @@ async fn drive(
     let (p50_ms, p99_ms) = probe.latency_ms();
     Ok(Run {
         events_per_s: best,
+        cpu_us_per_event,
         slowest_write_per_s: slowest_write,
         p50_ms,
         p99_ms,
@@ -358,6 +371,67 @@ async fn server_stream_rate(server: &mut ServerProcess, sizes: Sizes) -> Result<
         best = best.max(m as f64 / end.duration_since(start).as_secs_f64().max(1e-9));
     }
     Ok(best)
+}
+
+/// µs per event of `cpu_ns` spent on `events`.
+fn per_event_us(cpu_ns: u64, events: usize) -> f64 {
+    cpu_ns as f64 / 1e3 / events.max(1) as f64
+}
+
+/// Our client's decoded watch stream alone, no informer: bursts counted as they come out of
+/// `Client::watch` (managedFields omitted, as informers get it), from the command to the
+/// M-th event. Best of `sizes.rounds`: events/s and the process's CPU µs per event.
+async fn ours_stream_rate(
+    server: &mut ServerProcess,
+    sizes: Sizes,
+) -> Result<(f64, f64), BenchError> {
+    let who = "our watch stream";
+    let fail = |e: informer_runtime::Error| BenchError::Informer {
+        who: who.into(),
+        reason: e.to_string(),
+    };
+    let client = Client::new(Config::new(server.url()))
+        .map_err(fail)?
+        .omitting_managed_fields();
+    let m = sizes.m;
+    let (mut best, mut cpu_us_per_event) = (0.0f64, 0.0);
+    for _ in 0..sizes.rounds {
+        prepare(server, m).await?;
+        server.wait_watches(0, who).await?;
+        let options = ListOptions {
+            resource_version: Some(server.resource_version().await?.to_string()),
+            ..Default::default()
+        };
+        let mut stream = client.watch::<Pod>(None, &options).await.map_err(fail)?;
+        server.wait_watches(1, who).await?;
+        let counter = tokio::spawn(async move {
+            let mut seen = 0;
+            while seen < m {
+                match stream.next().await {
+                    Some(Ok(_)) => seen += 1,
+                    _ => break,
+                }
+            }
+            (seen, Instant::now())
+        });
+        let start = Instant::now();
+        let cpu_start = cpu::process_cpu_ns();
+        server.command("burst").await?;
+        let (seen, end) = counter
+            .await
+            .map_err(|e| BenchError::Server(format!("{who}: counter task: {e}")))?;
+        if seen < m {
+            return Err(BenchError::Server(format!(
+                "{who} ended after {seen} of {m} events"
+            )));
+        }
+        let rate = m as f64 / end.duration_since(start).as_secs_f64().max(1e-9);
+        if rate > best {
+            best = rate;
+            cpu_us_per_event = per_event_us(cpu::process_cpu_ns() - cpu_start, m);
+        }
+    }
+    Ok((best, cpu_us_per_event))
 }
 
 /// `n` event lines exactly as the server streams them, one per pod.
@@ -505,6 +579,7 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
     let parallel = parallel_decode_rate::<OnePassEvent>(&lines, sizes.decode_events, cores)?;
     drop(lines);
     let stream = server_stream_rate(server, sizes).await?;
+    let (ours_stream, ours_stream_cpu) = ours_stream_rate(server, sizes).await?;
     let kube = kube(server, sizes).await?;
     let one = ours(server, sizes, 1).await?;
     let ten = ours(server, sizes, 10).await?;
@@ -517,6 +592,11 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
         .slowest_write_per_s
         .min(ten.slowest_write_per_s)
         .min(kube.slowest_write_per_s);
+    // What decoding alone costs a core per event, as the one-thread one-pass floor does it.
+    let decode_us = 1e6 / one_pass.max(1e-9);
+    let cpu_note = format!(
+        "CPU time of the whole client process per event in its fastest burst, on {cores} cores; baseline: the one-thread serde_json decode's time per event"
+    );
     let latency_note = format!(
         "{} merge patches paced at {LATENCY_RATE}/s; server write to handler 0",
         sizes.latency_writes
@@ -548,6 +628,19 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
             )),
         Record::new(SECTION, format!("{p}.kube-rs"), kube.events_per_s, "events/s")
             .note(format!("best of {rounds} bursts")),
+        Record::new(SECTION, format!("{p}.ours_stream"), ours_stream, "events/s")
+            .against("parallel decode floor", parallel)
+            .note(format!(
+                "Client::watch alone, no informer, managedFields omitted as informers get them; best of {rounds} bursts"
+            )),
+        Record::new(SECTION, format!("{p}.ours_stream_cpu_per_event"), ours_stream_cpu, "us")
+            .against("decoding alone", decode_us)
+            .note(cpu_note),
+        Record::new(SECTION, format!("{p}.ours_1_handler_cpu_per_event"), one.cpu_us_per_event, "us")
+            .against("decoding alone", decode_us)
+            .note("the informer with 1 handler: transport, decode, store and indexes, handler, dropping the replaced Pod"),
+        Record::new(SECTION, format!("{p}.kube-rs_cpu_per_event"), kube.cpu_us_per_event, "us")
+            .against("decoding alone", decode_us),
         Record::new(
             SECTION,
             format!("{p}.ours_1_handler"),
