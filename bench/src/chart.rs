@@ -483,6 +483,12 @@ fn watch_panels(f: &Figures) -> Vec<Panel> {
             kube,
             "kube-rs",
         );
+        panel.ours(
+            "ours: the decoded watch stream alone, no informer",
+            f.value(&format!("{p}.ours_stream")),
+            kube,
+            "kube-rs",
+        );
         panel.bar("kube-rs 5 reflector", kube, Kind::Baseline);
         panel.bar(
             "decode floor: serde_json on every core, doing nothing else",
