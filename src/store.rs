@@ -80,21 +80,8 @@ impl<K: Object> IndexFn<K> {
     /// Calls `f` with each of the object's index values.
     fn each_value(&self, obj: &K, mut f: impl FnMut(&str)) {
         match self {
-            IndexFn::Namespace => {
-                if let Some(ns) = obj.meta().namespace.as_deref().filter(|ns| !ns.is_empty()) {
-                    f(ns);
-                }
-            }
-            IndexFn::Labels => {
-                let mut value = String::new();
-                for (k, v) in obj.meta().labels.iter().flatten() {
-                    value.clear();
-                    value.push_str(k);
-                    value.push('=');
-                    value.push_str(v);
-                    f(&value);
-                }
-            }
+            IndexFn::Namespace => namespace_value(obj).into_iter().for_each(f),
+            IndexFn::Labels => each_label_value(obj, f),
             IndexFn::Custom(func) => func(obj).iter().for_each(|v| f(v)),
         }
     }
@@ -125,26 +112,35 @@ impl<K> std::fmt::Debug for Indexers<K> {
 /// The namespace of an object as its only index value; none for cluster-scoped objects
 /// (client-go's `MetaNamespaceIndexFunc`).
 pub fn namespace_index_func<K: Object>(obj: &K) -> Vec<String> {
-    match obj.meta().namespace.as_deref() {
-        Some(ns) if !ns.is_empty() => vec![ns.to_owned()],
-        _ => Vec::new(),
-    }
+    namespace_value(obj)
+        .map(str::to_owned)
+        .into_iter()
+        .collect()
 }
 
 /// Every label of an object as `key=value`.
 pub fn label_index_func<K: Object>(obj: &K) -> Vec<String> {
-    obj.meta()
-        .labels
-        .iter()
-        .flatten()
-        .map(|(k, v)| {
-            let mut value = String::with_capacity(k.len() + 1 + v.len());
-            value.push_str(k);
-            value.push('=');
-            value.push_str(v);
-            value
-        })
-        .collect()
+    let mut values = Vec::new();
+    each_label_value(obj, |value| values.push(value.to_owned()));
+    values
+}
+
+/// The object's value of the namespace index: its namespace, unless it has none.
+fn namespace_value<K: Object>(obj: &K) -> Option<&str> {
+    obj.meta().namespace.as_deref().filter(|ns| !ns.is_empty())
+}
+
+/// Calls `f` with each of the object's label index values, `key=value`, built in one
+/// reused buffer.
+fn each_label_value<K: Object>(obj: &K, mut f: impl FnMut(&str)) {
+    let mut value = String::new();
+    for (k, v) in obj.meta().labels.iter().flatten() {
+        value.clear();
+        value.push_str(k);
+        value.push('=');
+        value.push_str(v);
+        f(&value);
+    }
 }
 
 impl<K: Object> Indexers<K> {
@@ -271,23 +267,9 @@ impl Index {
         }
     }
 
-    /// Moves `key` from the `old` values (`Some(None)`: unknown, search them all; `None`:
-    /// not indexed yet) to the `new` ones (`None`: removed), leaving it alone when they are
-    /// the same.
-    fn move_key(
-        &mut self,
-        key: &Arc<str>,
-        old: Option<Option<Vec<String>>>,
-        new: Option<Vec<String>>,
-    ) {
-        let old = match old {
-            Some(Some(old)) => Some(old),
-            Some(None) => {
-                self.remove_everywhere(key);
-                None
-            }
-            None => None,
-        };
+    /// Moves `key` from the `old` values (`None`: not indexed under any) to the `new` ones
+    /// (`None`: removed), leaving it alone when they are the same.
+    fn move_key(&mut self, key: &Arc<str>, old: Option<Vec<String>>, new: Option<Vec<String>>) {
         if old.is_some() && old == new {
             return;
         }
@@ -625,23 +607,26 @@ impl<K: Object> Meta<K> {
             let Some(index) = indices.get_mut(name) else {
                 continue;
             };
+            let old = match old {
+                Some(Some(old)) => Some(old),
+                Some(None) => {
+                    // Without the object its index values are unknown: search them all.
+                    index.remove_everywhere(key);
+                    None
+                }
+                None => None,
+            };
             if let IndexFn::Custom(func) = func {
-                index.move_key(
-                    key,
-                    old.map(|old| old.map(|old| func(old))),
-                    new.map(|new| func(new)),
-                );
+                index.move_key(key, old.map(|old| func(old)), new.map(|new| func(new)));
                 continue;
             }
-            if let (Some(Some(old)), Some(new)) = (old, new) {
+            if let (Some(old), Some(new)) = (old, new) {
                 if func.same_values(old, new) {
                     continue;
                 }
             }
-            match old {
-                Some(Some(old)) => func.each_value(old, |value| index.remove(value, key)),
-                Some(None) => index.remove_everywhere(key),
-                None => {}
+            if let Some(old) = old {
+                func.each_value(old, |value| index.remove(value, key));
             }
             if let Some(new) = new {
                 func.each_value(new, |value| index.insert(value, key));
