@@ -10,17 +10,28 @@ use std::collections::HashSet;
 
 use crate::delta_channel::Delta;
 use crate::handler::{Deleted, Event, Origin};
-use crate::object::{object_key, Object};
+use crate::object::{object_key, Meta as _, Object};
 use crate::store::StoreWriter;
 
 type Seen = HashSet<String, foldhash::fast::RandomState>;
 
+/// What the applier knows of the list being applied.
+enum Listing {
+    /// No list under way.
+    None,
+    /// A list into a store that was empty when it started: every key cached when it ends
+    /// came from it, so none needs remembering (a first sync of 100k objects skips 100k key
+    /// copies and the final pass over the store).
+    IntoEmpty,
+    /// The keys the list has shown; hashed with foldhash, as the store's maps are: keys
+    /// come from the API server, and SipHash would be a visible share of a large relist.
+    Seen(Seen),
+}
+
 /// Applies deltas to an indexer in order and reports the resulting events.
 pub(crate) struct DeltaApplier<K> {
     writer: StoreWriter<K>,
-    /// Keys of the list being applied; hashed with foldhash, as the store's maps are: keys
-    /// come from the API server, and SipHash would be a visible share of a large relist.
-    seen: Option<Seen>,
+    listing: Listing,
     synced: bool,
 }
 
@@ -29,7 +40,7 @@ impl<K: Object> DeltaApplier<K> {
     pub(crate) fn new(writer: StoreWriter<K>) -> Self {
         Self {
             writer,
-            seen: None,
+            listing: Listing::None,
             synced: false,
         }
     }
@@ -42,13 +53,25 @@ impl<K: Object> DeltaApplier<K> {
     /// Applies `delta` and calls `emit` for every event it means, in order.
     pub(crate) fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
         match delta {
-            Delta::ListStart => self.seen = Some(Seen::default()),
+            Delta::ListStart => {
+                self.listing = if self.writer.store().is_empty() {
+                    Listing::IntoEmpty
+                } else {
+                    Listing::Seen(Seen::default())
+                };
+            }
             Delta::Replaced(obj) => {
                 let key = object_key(obj.as_ref());
                 let old = self.writer.store().get_by_key(&key);
-                self.seen
-                    .get_or_insert_with(Seen::default)
-                    .insert(key.clone());
+                match &mut self.listing {
+                    Listing::IntoEmpty => {}
+                    Listing::Seen(seen) => {
+                        seen.insert(key.clone());
+                    }
+                    Listing::None => {
+                        self.listing = Listing::Seen(Seen::from_iter([key.clone()]));
+                    }
+                }
                 match old {
                     Some(old) if same_version(old.as_ref(), &obj) => {}
                     Some(old) => {
@@ -69,7 +92,14 @@ impl<K: Object> DeltaApplier<K> {
                 }
             }
             Delta::ListEnd => {
-                let seen = self.seen.take().unwrap_or_default();
+                let seen = match std::mem::replace(&mut self.listing, Listing::None) {
+                    Listing::IntoEmpty => {
+                        self.synced = true;
+                        return;
+                    }
+                    Listing::Seen(seen) => seen,
+                    Listing::None => Seen::default(),
+                };
                 let mut gone: Vec<String> = self
                     .writer
                     .store()
@@ -126,10 +156,7 @@ impl<K: Object> DeltaApplier<K> {
 }
 
 fn same_version<K: Object>(old: &K, new: &K) -> bool {
-    match (
-        old.meta().resource_version.as_deref(),
-        new.meta().resource_version.as_deref(),
-    ) {
+    match (old.meta().resource_version(), new.meta().resource_version()) {
         (Some(a), Some(b)) => !a.is_empty() && a == b,
         _ => false,
     }
@@ -274,6 +301,40 @@ mod tests {
         );
         let out = run(&mut a, vec![Delta::ListEnd]);
         assert_eq!(out, vec!["unknown ns/a a@1"]);
+    }
+
+    #[test]
+    fn a_first_list_cut_short_and_restarted_still_drops_what_the_restart_lacks() {
+        // The first list starts into an empty store; a 410 after its first page restarts
+        // it when the store already holds that page.
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "2")),
+                Delta::ListStart,
+                Delta::Replaced(cm("b", "3")),
+                Delta::Replaced(cm("c", "4")),
+                Delta::ListEnd,
+            ],
+        );
+        assert_eq!(
+            out,
+            vec![
+                "add a@1 initial=true",
+                "add b@2 initial=true",
+                "update b@2->b@3",
+                "add c@4 initial=true",
+                "unknown ns/a a@1"
+            ]
+        );
+        assert!(a.has_synced());
+        let mut keys = idx.list_keys();
+        keys.sort();
+        assert_eq!(keys, vec!["ns/b", "ns/c"]);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
 use crate::handler::{Event, HandlerOptions, Origin, ResourceEventHandler};
 use crate::lister_watcher::ListerWatcher;
-use crate::object::{object_key, Object};
+use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
@@ -485,12 +485,16 @@ impl<K: Object> SharedIndexInformer<K> {
         let transform: Option<Transform<K>> = match (meta, s.transform.clone()) {
             (None, None) => None,
             (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
-                meta(obj.meta_mut());
+                if let Some(m) = obj.meta_mut().as_object_meta_mut() {
+                    meta(m);
+                }
                 obj
             })),
             (None, Some(t)) => Some(t),
             (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
-                meta(obj.meta_mut());
+                if let Some(m) = obj.meta_mut().as_object_meta_mut() {
+                    meta(m);
+                }
                 t(obj)
             })),
         };

@@ -88,6 +88,8 @@ pub mod __private {
 macro_rules! kube_resource {
     ($($ty:ty),+ $(,)?) => {$(
         impl $crate::Object for $ty {
+            type Meta = $crate::kube::__private::ObjectMeta;
+
             fn meta(&self) -> &$crate::kube::__private::ObjectMeta {
                 <$ty as $crate::kube::__private::Resource>::meta(self)
             }

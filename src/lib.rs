@@ -84,7 +84,7 @@ pub use list_options::{ListOptions, TweakListOptions};
 pub use lister::{Lister, NamespaceLister};
 pub use lister_watcher::{ListWatch, ListerWatcher};
 pub use metadata::{MetadataSharedInformerFactory, PartialObjectMeta};
-pub use object::{GroupVersionResource, Object};
+pub use object::{GroupVersionResource, Meta, Object};
 pub use projection::{ProjectedInformer, Projection};
 pub use selector::Selector;
 pub use stats::{render_prometheus, HandlerStats, InformerStats};

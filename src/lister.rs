@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 use crate::selector::{Operator, Selector};
 use crate::store::{Indexer, LABEL_INDEX, NAMESPACE_INDEX};
 
@@ -150,7 +150,7 @@ fn select<K: Object>(objs: Vec<Arc<K>>, selector: &Selector) -> Vec<Arc<K>> {
         return objs;
     }
     objs.into_iter()
-        .filter(|o| selector.matches(o.meta().labels.as_ref()))
+        .filter(|o| selector.matches(o.meta().labels()))
         .collect()
 }
 
@@ -197,7 +197,7 @@ impl<K: Object> NamespaceLister<K> {
     /// indexer has them (cost proportional to the result), else scans every object.
     pub fn list(&self, selector: &Selector) -> Vec<Arc<K>> {
         let namespace = self.namespace.as_str();
-        let in_namespace = |o: &Arc<K>| o.meta().namespace.as_deref() == Some(namespace);
+        let in_namespace = |o: &Arc<K>| o.meta().namespace() == Some(namespace);
         let objs = match label_candidates(&self.indexer, selector) {
             Some(candidates) => candidates.into_iter().filter(in_namespace).collect(),
             None => match self.indexer.by_index(NAMESPACE_INDEX, namespace) {

@@ -1,36 +1,133 @@
-//! What the runtime caches: any object with `ObjectMeta`, and its store key.
+//! What the runtime caches: any object with metadata, and its store key.
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::collections::BTreeMap;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// An object an informer can cache: it decodes from and encodes to JSON (the compact cache
-/// keeps it encoded) and carries `ObjectMeta`.
+/// keeps it encoded) and carries metadata the runtime can read through [`Meta`].
 ///
 /// Every k8s-openapi resource type (and every generated CRD type) implements it
-/// through the blanket impl; dynamic and metadata-only objects implement it by hand.
+/// through the blanket impl, with `ObjectMeta` as its [`Meta`](Object::Meta); dynamic and
+/// metadata-only objects implement it by hand, and a [projection](crate::projection) may
+/// carry a lighter metadata type such as [`ViewMeta`](crate::projection::ViewMeta).
 pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
+    /// The type of the object's `metadata`: `ObjectMeta` for every full object.
+    type Meta: Meta;
     /// The object's metadata.
-    fn meta(&self) -> &ObjectMeta;
+    fn meta(&self) -> &Self::Meta;
     /// The object's metadata, mutably (used by transforms).
-    fn meta_mut(&mut self) -> &mut ObjectMeta;
+    fn meta_mut(&mut self) -> &mut Self::Meta;
 }
 
 impl<K> Object for K
 where
-    K: k8s_openapi::Metadata<Ty = ObjectMeta>
-        + DeserializeOwned
-        + Serialize
-        + Send
-        + Sync
-        + 'static,
+    K: k8s_openapi::Metadata + DeserializeOwned + Serialize + Send + Sync + 'static,
+    K::Ty: Meta,
 {
-    fn meta(&self) -> &ObjectMeta {
+    type Meta = K::Ty;
+
+    fn meta(&self) -> &K::Ty {
         k8s_openapi::Metadata::metadata(self)
     }
 
-    fn meta_mut(&mut self) -> &mut ObjectMeta {
+    fn meta_mut(&mut self) -> &mut K::Ty {
         k8s_openapi::Metadata::metadata_mut(self)
+    }
+}
+
+/// The metadata fields the runtime reads: the store key (`name`, `namespace`), label
+/// indexes and selectors (`labels`), the reflector's position (`resourceVersion`), owner
+/// lookups (`ownerReferences`) and the generation-changed filter (`generation`).
+///
+/// `ObjectMeta` implements it; so does [`ViewMeta`](crate::projection::ViewMeta), the
+/// lighter metadata a projection may keep. A metadata type of your own implements the
+/// fields it has: one without `ownerReferences` never maps to an owner, one without
+/// `generation` looks unchanged to [`GenerationChanged`](crate::controller::GenerationChanged).
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use informer_runtime::object::Meta;
+///
+/// /// Only what a controller of named, labelled objects needs.
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[serde(rename_all = "camelCase")]
+/// struct NameAndLabels {
+///     name: Option<String>,
+///     namespace: Option<String>,
+///     resource_version: Option<String>,
+///     labels: Option<BTreeMap<String, String>>,
+/// }
+///
+/// impl Meta for NameAndLabels {
+///     fn name(&self) -> Option<&str> { self.name.as_deref() }
+///     fn namespace(&self) -> Option<&str> { self.namespace.as_deref() }
+///     fn resource_version(&self) -> Option<&str> { self.resource_version.as_deref() }
+///     fn set_resource_version(&mut self, rv: Option<String>) { self.resource_version = rv; }
+///     fn labels(&self) -> Option<&BTreeMap<String, String>> { self.labels.as_ref() }
+/// }
+/// ```
+pub trait Meta: Send + Sync + 'static {
+    /// `metadata.name`.
+    fn name(&self) -> Option<&str>;
+    /// `metadata.namespace` (`None` or empty for cluster-scoped objects).
+    fn namespace(&self) -> Option<&str>;
+    /// `metadata.resourceVersion`.
+    fn resource_version(&self) -> Option<&str>;
+    /// Sets `metadata.resourceVersion` (the etcd backend stamps objects with revisions).
+    fn set_resource_version(&mut self, resource_version: Option<String>);
+    /// `metadata.labels`.
+    fn labels(&self) -> Option<&BTreeMap<String, String>>;
+    /// `metadata.generation`; `None` unless the type keeps it.
+    fn generation(&self) -> Option<i64> {
+        None
+    }
+    /// `metadata.ownerReferences`; empty unless the type keeps them.
+    fn owner_references(&self) -> &[OwnerReference] {
+        &[]
+    }
+    /// The whole `ObjectMeta`, when this is one: what dropping `managedFields` and a
+    /// factory's [metadata transform](crate::factory::FactoryBuilder::transform)
+    /// edit. A lighter type returns `None`, and both leave it alone (it never decoded the
+    /// fields they would edit).
+    fn as_object_meta_mut(&mut self) -> Option<&mut ObjectMeta> {
+        None
+    }
+}
+
+impl Meta for ObjectMeta {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+
+    fn resource_version(&self) -> Option<&str> {
+        self.resource_version.as_deref()
+    }
+
+    fn set_resource_version(&mut self, resource_version: Option<String>) {
+        self.resource_version = resource_version;
+    }
+
+    fn labels(&self) -> Option<&BTreeMap<String, String>> {
+        self.labels.as_ref()
+    }
+
+    fn generation(&self) -> Option<i64> {
+        self.generation
+    }
+
+    fn owner_references(&self) -> &[OwnerReference] {
+        self.owner_references.as_deref().unwrap_or_default()
+    }
+
+    fn as_object_meta_mut(&mut self) -> Option<&mut ObjectMeta> {
+        Some(self)
     }
 }
 
@@ -38,8 +135,8 @@ where
 /// (client-go's `MetaNamespaceKeyFunc`).
 pub fn object_key<K: Object>(obj: &K) -> String {
     let meta = obj.meta();
-    let name = meta.name.as_deref().unwrap_or_default();
-    match meta.namespace.as_deref() {
+    let name = meta.name().unwrap_or_default();
+    match meta.namespace() {
         Some(ns) if !ns.is_empty() => {
             let mut key = String::with_capacity(ns.len() + 1 + name.len());
             key.push_str(ns);

@@ -2,25 +2,28 @@
 //! reads.
 //!
 //! A projection is a struct of your own with just the fields you need, any nesting,
-//! k8s-openapi sub-types allowed, plus `metadata`. One [`projection!`](crate::projection!)
+//! k8s-openapi sub-types allowed, plus `metadata`: a whole `ObjectMeta`, the lighter
+//! [`ViewMeta`] (the fields the runtime reads), or a type of yours implementing
+//! [`Meta`](crate::object::Meta). One [`projection!`](crate::projection!)
 //! line says which resource it projects; a generated accessor's `projected::<View>()` then
 //! gives a shared informer that decodes list and watch bytes straight into the view (serde
 //! skips every other field while parsing, so no full object is ever built), caches and
 //! indexes it, and hands `Arc<View>` to handlers and listers. Namespace and label indexes,
-//! label and field selectors, the factory's namespace and `tweak_list_options`, dropping
-//! `managedFields`, transforms and the compact cache all work as for full objects.
+//! label and field selectors, the factory's namespace and `tweak_list_options`, transforms
+//! and the compact cache all work as for full objects. Dropping `managedFields` and the
+//! factory's metadata transform edit a view's `ObjectMeta`; a lighter metadata type never
+//! decodes what they would edit, and they leave it alone.
 //!
 //! ```
 //! use informer_runtime::k8s_openapi::api::core::v1::Pod;
-//! use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-//! use informer_runtime::projection::Projection;
+//! use informer_runtime::projection::{Projection, ViewMeta};
 //! use serde::{Deserialize, Serialize};
 //!
 //! /// The fields of a Pod a scheduler-side controller reads.
 //! #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 //! struct PodView {
 //!     #[serde(default)]
-//!     metadata: ObjectMeta,
+//!     metadata: ViewMeta,
 //!     spec: Option<PodViewSpec>,
 //!     status: Option<PodViewStatus>,
 //! }
@@ -43,8 +46,8 @@
 //!     phase: Option<String>,
 //! }
 //!
-//! // Group, version, kind, plural and scope come from Pod.
-//! informer_runtime::projection!(PodView => Pod);
+//! // Group, version, kind, plural and scope come from Pod; `metadata` is a `ViewMeta`.
+//! informer_runtime::projection!(PodView => Pod, metadata: ViewMeta);
 //!
 //! fn projects<V: Projection<Of = Pod>>() {}
 //! projects::<PodView>();
@@ -54,16 +57,18 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+use serde::{Deserialize, Serialize};
 
 use crate::api::Api;
 use crate::informer::SharedIndexInformer;
 use crate::list_options::{ListOptions, TweakListOptions};
 use crate::lister::Lister;
 use crate::lister_watcher::ListWatch;
-use crate::object::Object;
+use crate::object::{Meta, Object};
 use crate::store::Indexers;
 
 /// A view of the resource [`Of`](Projection::Of): a struct with the fields a controller
@@ -71,18 +76,20 @@ use crate::store::Indexers;
 /// view. Implement it with [`projection!`](crate::projection!), which also implements
 /// k8s-openapi's `Resource`, `ListableResource` and `Metadata` for the view by taking
 /// group, version, kind, plural and scope from `Of`.
-pub trait Projection:
-    Object + k8s_openapi::ListableResource + k8s_openapi::Metadata<Ty = ObjectMeta>
-{
+pub trait Projection: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata {
     /// The resource this view projects, e.g. `k8s_openapi::api::core::v1::Pod`.
     type Of: k8s_openapi::ListableResource;
 }
 
 /// Declares `View` a [`Projection`] of the resource `Of`:
-/// `informer_runtime::projection!(PodView => k8s_openapi::api::core::v1::Pod);`
+/// `informer_runtime::projection!(PodView => k8s_openapi::api::core::v1::Pod);` for a view
+/// whose `metadata` is a whole `ObjectMeta`, or
+/// `informer_runtime::projection!(PodView => Pod, metadata: ViewMeta);` for one that keeps
+/// a lighter metadata type: [`ViewMeta`], or any type of yours implementing
+/// [`Meta`](crate::object::Meta).
 ///
 /// `View` must derive serde's `Deserialize` and `Serialize` (the compact cache keeps
-/// objects encoded) and have a field `metadata: ObjectMeta`; every other field is up to
+/// objects encoded) and have a field `metadata` of that type; every other field is up to
 /// you. The macro implements k8s-openapi's `Resource` and `ListableResource` for `View`
 /// with `Of`'s group, version, kind, plural and scope, `Metadata` through the `metadata`
 /// field, and [`Projection`] with `Of` as its resource. See the [module docs](crate::projection).
@@ -123,6 +130,12 @@ pub trait Projection:
 #[macro_export]
 macro_rules! projection {
     ($view:ty => $of:ty $(,)?) => {
+        $crate::projection!(
+            $view => $of,
+            metadata: $crate::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta
+        );
+    };
+    ($view:ty => $of:ty, metadata: $meta:ty $(,)?) => {
         impl $crate::k8s_openapi::Resource for $view {
             const API_VERSION: &'static str = <$of as $crate::k8s_openapi::Resource>::API_VERSION;
             const GROUP: &'static str = <$of as $crate::k8s_openapi::Resource>::GROUP;
@@ -139,7 +152,7 @@ macro_rules! projection {
         }
 
         impl $crate::k8s_openapi::Metadata for $view {
-            type Ty = $crate::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+            type Ty = $meta;
 
             fn metadata(&self) -> &Self::Ty {
                 &self.metadata
@@ -154,6 +167,98 @@ macro_rules! projection {
             type Of = $of;
         }
     };
+}
+
+/// The metadata fields every part of the runtime reads, and nothing else: what a
+/// projection keeps when a whole `ObjectMeta` would be most of its size.
+///
+/// A whole `ObjectMeta` is 360 bytes before any field is set, and decodes annotations,
+/// uid, timestamps and finalizers a view may never read. `ViewMeta` keeps name,
+/// namespace, resourceVersion and generation (the store key, the reflector's position,
+/// [`GenerationChanged`](crate::controller::GenerationChanged)), labels (label indexes
+/// and selectors) and ownerReferences ([`enqueue_owner`](crate::controller::enqueue_owner)).
+/// Every other metadata field is skipped while decoding. A view that needs one more
+/// (uid, annotations, deletionTimestamp) keeps `ObjectMeta`, or a type of its own that
+/// implements [`Meta`].
+///
+/// ```
+/// use informer_runtime::k8s_openapi::api::core::v1::Pod;
+/// use informer_runtime::projection::ViewMeta;
+/// use informer_runtime::Meta;
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct PodPhase {
+///     metadata: ViewMeta,
+///     status: Option<Phase>,
+/// }
+///
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Phase {
+///     phase: Option<String>,
+/// }
+///
+/// informer_runtime::projection!(PodPhase => Pod, metadata: ViewMeta);
+///
+/// let pod: PodPhase = serde_json::from_str(
+///     r#"{"metadata": {"name": "web-0", "namespace": "shop", "uid": "skipped",
+///         "labels": {"app": "web"}, "annotations": {"skipped": "too"}},
+///         "status": {"phase": "Running"}}"#,
+/// )?;
+/// assert_eq!(pod.metadata.name(), Some("web-0"));
+/// assert_eq!(pod.metadata.labels.as_ref().map(|l| l["app"].as_str()), Some("web"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewMeta {
+    /// `metadata.name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `metadata.namespace`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// `metadata.resourceVersion`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_version: Option<String>,
+    /// `metadata.generation`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    /// `metadata.labels`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<BTreeMap<String, String>>,
+    /// `metadata.ownerReferences`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_references: Option<Vec<OwnerReference>>,
+}
+
+impl Meta for ViewMeta {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+
+    fn resource_version(&self) -> Option<&str> {
+        self.resource_version.as_deref()
+    }
+
+    fn set_resource_version(&mut self, resource_version: Option<String>) {
+        self.resource_version = resource_version;
+    }
+
+    fn labels(&self) -> Option<&BTreeMap<String, String>> {
+        self.labels.as_ref()
+    }
+
+    fn generation(&self) -> Option<i64> {
+        self.generation
+    }
+
+    fn owner_references(&self) -> &[OwnerReference] {
+        self.owner_references.as_deref().unwrap_or_default()
+    }
 }
 
 /// The shared informer of a projection `V` in a factory, and a lister over its cache: what a
@@ -223,7 +328,7 @@ pub fn new_filtered_informer<V: Projection>(
 #[cfg(test)]
 mod tests {
     use k8s_openapi::api::core::v1::{Container, Pod, PodSpec, PodStatus};
-    use serde::{Deserialize, Serialize};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
     use super::*;
 
@@ -255,6 +360,15 @@ mod tests {
 
     crate::projection!(PodView => Pod);
 
+    /// The same view with the lighter metadata.
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+    struct LeanView {
+        metadata: ViewMeta,
+        status: Option<ViewStatus>,
+    }
+
+    crate::projection!(LeanView => Pod, metadata: ViewMeta);
+
     fn pod(name: &str) -> Pod {
         Pod {
             metadata: ObjectMeta {
@@ -262,6 +376,17 @@ mod tests {
                 namespace: Some("shop".into()),
                 labels: Some([("app".to_owned(), "web".to_owned())].into()),
                 annotations: Some([("note".to_owned(), "{\"a\":[1,{}]}".to_owned())].into()),
+                uid: Some("4f1c".into()),
+                generation: Some(3),
+                resource_version: Some("42".into()),
+                owner_references: Some(vec![OwnerReference {
+                    api_version: "apps/v1".into(),
+                    kind: "ReplicaSet".into(),
+                    name: "web-7d4b".into(),
+                    uid: "9a1e".into(),
+                    controller: Some(true),
+                    ..Default::default()
+                }]),
                 ..Default::default()
             },
             spec: Some(PodSpec {
@@ -353,5 +478,50 @@ mod tests {
         assert_eq!(crate::object::object_key(&v), "shop/web-0");
         assert_eq!(crate::store::namespace_index_func(&v), vec!["shop"]);
         assert_eq!(crate::store::label_index_func(&v), vec!["app=web"]);
+    }
+
+    #[test]
+    fn a_lean_view_keeps_only_the_metadata_the_runtime_reads() {
+        let mut json = serde_json::to_value(pod("web-0")).unwrap();
+        json["metadata"]["managedFields"] = serde_json::json!([{"manager": "kubelet"}]);
+        let decoded: LeanView =
+            crate::json::from_slice(&serde_json::to_vec(&json).unwrap()).unwrap();
+        let full = pod("web-0").metadata;
+        assert_eq!(
+            decoded.metadata,
+            ViewMeta {
+                name: full.name.clone(),
+                namespace: full.namespace.clone(),
+                resource_version: full.resource_version.clone(),
+                generation: full.generation,
+                labels: full.labels.clone(),
+                owner_references: full.owner_references.clone(),
+            }
+        );
+        let meta = &decoded.metadata;
+        assert_eq!(
+            (meta.name(), meta.namespace(), meta.resource_version()),
+            (Some("web-0"), Some("shop"), Some("42"))
+        );
+        assert_eq!(meta.generation(), Some(3));
+        assert_eq!(
+            meta.owner_references(),
+            full.owner_references.as_deref().unwrap()
+        );
+        assert_eq!(crate::object::object_key(&decoded), "shop/web-0");
+        assert_eq!(crate::store::label_index_func(&decoded), vec!["app=web"]);
+
+        // What the compact cache and the etcd backend write reads back the same, without
+        // the fields it never had.
+        let encoded = serde_json::to_value(&decoded).unwrap();
+        assert_eq!(encoded["metadata"].as_object().unwrap().len(), 6);
+        assert_eq!(
+            serde_json::from_value::<LeanView>(encoded).unwrap(),
+            decoded
+        );
+        let mut stamped = decoded.clone();
+        stamped.meta_mut().set_resource_version(Some("43".into()));
+        assert_eq!(stamped.metadata.resource_version.as_deref(), Some("43"));
+        assert!(stamped.meta_mut().as_object_meta_mut().is_none());
     }
 }

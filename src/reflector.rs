@@ -27,7 +27,7 @@ use crate::error::{ApiError, Error};
 use crate::failure::{ListFailure, Step};
 use crate::list_options::{ListOptions, ResourceVersionMatch};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 use crate::stats::Counters;
 
 /// The default page size of a list.
@@ -562,7 +562,7 @@ impl<K: Object> Reflector<K> {
                     };
                 }
             };
-            if let Some(rv) = obj.meta().resource_version.as_deref() {
+            if let Some(rv) = obj.meta().resource_version() {
                 if !rv.is_empty() {
                     rv.clone_into(last_rv);
                 }

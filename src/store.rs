@@ -15,7 +15,7 @@ use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::error::Error;
-use crate::object::{object_key, Object};
+use crate::object::{object_key, Meta as _, Object};
 
 /// The name of the default index: objects by namespace.
 pub const NAMESPACE_INDEX: &str = "namespace";
@@ -71,8 +71,8 @@ impl<K: Object> IndexFn<K> {
     fn same_values(&self, old: &K, new: &K) -> bool {
         let (old, new) = (old.meta(), new.meta());
         match self {
-            IndexFn::Namespace => old.namespace == new.namespace,
-            IndexFn::Labels => old.labels == new.labels,
+            IndexFn::Namespace => old.namespace() == new.namespace(),
+            IndexFn::Labels => old.labels() == new.labels(),
             IndexFn::Custom(_) => false,
         }
     }
@@ -127,14 +127,14 @@ pub fn label_index_func<K: Object>(obj: &K) -> Vec<String> {
 
 /// The object's value of the namespace index: its namespace, unless it has none.
 fn namespace_value<K: Object>(obj: &K) -> Option<&str> {
-    obj.meta().namespace.as_deref().filter(|ns| !ns.is_empty())
+    obj.meta().namespace().filter(|ns| !ns.is_empty())
 }
 
 /// Calls `f` with each of the object's label index values, `key=value`, built in one
 /// reused buffer.
 fn each_label_value<K: Object>(obj: &K, mut f: impl FnMut(&str)) {
     let mut value = String::new();
-    for (k, v) in obj.meta().labels.iter().flatten() {
+    for (k, v) in obj.meta().labels().into_iter().flatten() {
         value.clear();
         value.push_str(k);
         value.push('=');

@@ -10,6 +10,7 @@ use informer_runtime::controller::{
     enqueue, enqueue_owner, filtered, generation_changed, label_selector, predicate, ObjectRef,
 };
 use informer_runtime::lister_watcher::ListWatch;
+use informer_runtime::Meta as _;
 use informer_runtime::{
     Client, Deleted, Indexers, ListOptions, ResourceEventHandler, ResourceEventHandlerFuncs,
     SharedIndexInformer, WorkQueue,
@@ -231,7 +232,7 @@ async fn enqueue_owner_queues_the_controller_owner_of_the_right_kind() {
 fn recorder<K: informer_runtime::object::Object>(
 ) -> (Arc<Mutex<Vec<String>>>, ResourceEventHandlerFuncs<K>) {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let name = |k: &K| k.meta().name.clone().unwrap_or_default();
+    let name = |k: &K| k.meta().name().unwrap_or_default().to_owned();
     let (l1, l2, l3) = (log.clone(), log.clone(), log.clone());
     let funcs = ResourceEventHandlerFuncs::default()
         .on_add(move |o: &Arc<K>, _| l1.lock().unwrap().push(format!("add {}", name(o))))

@@ -330,12 +330,12 @@ fn memory_panels(f: &Figures) -> Vec<Panel> {
         );
         for (label, name) in [
             (
-                "ours: projection PodView (ObjectMeta, nodeName, images, phase)",
+                "ours: projection PodView (ViewMeta, nodeName, images, phase)",
                 "ours_projection_per_pod",
             ),
             (
-                "ours: projection, 5 metadata fields",
-                "ours_projection_meta_fields_per_pod",
+                "ours: the same projection keeping the whole ObjectMeta",
+                "ours_projection_object_meta_per_pod",
             ),
             ("ours: metadata-only informer", "ours_metadata_only_per_pod"),
             (
@@ -428,8 +428,8 @@ fn sync_panels(f: &Figures) -> Vec<Panel> {
                 "kube-rs",
             );
             panel.ours(
-                "ours: projection, 5 metadata fields",
-                f.value(&format!("{p}.projection_meta_fields")),
+                "ours: projection PodView keeping the whole ObjectMeta",
+                f.value(&format!("{p}.projection_object_meta")),
                 kube,
                 "kube-rs",
             );

@@ -9,12 +9,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use informer_runtime::client::Config;
+use informer_runtime::projection::ViewMeta;
 use informer_runtime::{Client, InformerFactory, Lister, Object, Projection};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::NamespaceResourceScope;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use crate::error::BenchError;
 
@@ -45,12 +46,14 @@ pub struct PodViewStatus {
     pub phase: Option<String>,
 }
 
-/// The projection the issue sizes: the whole `ObjectMeta` (managedFields are dropped by
-/// default), `spec.nodeName`, `spec.containers[].image` and `status.phase`.
+/// The projection the issue sizes: name, namespace, labels, resourceVersion and
+/// ownerReferences of the metadata (with generation: the runtime's [`ViewMeta`]),
+/// `spec.nodeName`, `spec.containers[].image` and `status.phase`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PodView {
-    /// The Pod's metadata.
-    pub metadata: ObjectMeta,
+    /// The metadata the runtime reads.
+    #[serde(default)]
+    pub metadata: ViewMeta,
     /// The projected spec.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodViewSpec>,
@@ -59,39 +62,13 @@ pub struct PodView {
     pub status: Option<PodViewStatus>,
 }
 
-informer_runtime::projection!(PodView => Pod);
+informer_runtime::projection!(PodView => Pod, metadata: ViewMeta);
 
-/// The metadata fields a controller of Pods typically reads; everything else in
-/// `metadata` (annotations, managedFields, uid, ...) is skipped while decoding.
-#[derive(Deserialize)]
-struct MetaFields {
-    name: Option<String>,
-    namespace: Option<String>,
-    #[serde(rename = "resourceVersion")]
-    resource_version: Option<String>,
-    labels: Option<std::collections::BTreeMap<String, String>>,
-    #[serde(rename = "ownerReferences")]
-    owner_references: Option<Vec<OwnerReference>>,
-}
-
-fn meta_fields<'de, D: Deserializer<'de>>(d: D) -> Result<ObjectMeta, D::Error> {
-    let m = MetaFields::deserialize(d)?;
-    Ok(ObjectMeta {
-        name: m.name,
-        namespace: m.namespace,
-        resource_version: m.resource_version,
-        labels: m.labels,
-        owner_references: m.owner_references,
-        ..Default::default()
-    })
-}
-
-/// [`PodView`] with only name, namespace, labels, resourceVersion and ownerReferences of
-/// the metadata: the fields the issue names.
+/// [`PodView`] with the whole `ObjectMeta` (managedFields are dropped by default).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PodViewMetaFields {
-    /// The Pod's name, namespace, labels, resourceVersion and ownerReferences.
-    #[serde(deserialize_with = "meta_fields")]
+pub struct PodViewObjectMeta {
+    /// The Pod's metadata.
+    #[serde(default)]
     pub metadata: ObjectMeta,
     /// The projected spec.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,7 +78,7 @@ pub struct PodViewMetaFields {
     pub status: Option<PodViewStatus>,
 }
 
-informer_runtime::projection!(PodViewMetaFields => Pod);
+informer_runtime::projection!(PodViewObjectMeta => Pod);
 
 fn err(reason: impl ToString) -> BenchError {
     BenchError::Informer {

@@ -541,11 +541,7 @@ where
 
 impl<K, S> Api<K, S>
 where
-    K: k8s_openapi::ListableResource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + DeserializeOwned
-        + Send
-        + 'static,
+    K: k8s_openapi::ListableResource + k8s_openapi::Metadata + DeserializeOwned + Send + 'static,
     K::Scope: 'static,
     S: Subresources,
 {

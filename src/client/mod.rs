@@ -29,7 +29,6 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use serde::de::DeserializeOwned;
@@ -186,7 +185,7 @@ impl Client {
     ) -> impl Future<Output = Result<ObjectList<K>, Error>> + Send + 'static
     where
         K: k8s_openapi::ListableResource
-            + k8s_openapi::Metadata<Ty = ObjectMeta>
+            + k8s_openapi::Metadata
             + DeserializeOwned
             + Send
             + 'static,
@@ -204,7 +203,7 @@ impl Client {
     ) -> impl Future<Output = Result<WatchStream<K>, Error>> + Send + 'static
     where
         K: k8s_openapi::ListableResource
-            + k8s_openapi::Metadata<Ty = ObjectMeta>
+            + k8s_openapi::Metadata
             + DeserializeOwned
             + Send
             + 'static,

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::handler::{Deleted, ResourceEventHandler};
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 use crate::workqueue::WorkQueue;
 
 use super::ObjectRef;
@@ -111,9 +111,7 @@ where
     fn enqueue_owner_of(&self, obj: &K) {
         let meta = obj.meta();
         let Some(owner) = meta
-            .owner_references
-            .as_deref()
-            .unwrap_or_default()
+            .owner_references()
             .iter()
             .find(|r| r.controller == Some(true))
         else {
@@ -127,7 +125,9 @@ where
         let namespace = if cluster_scoped {
             None
         } else {
-            meta.namespace.clone().filter(|ns| !ns.is_empty())
+            meta.namespace()
+                .filter(|ns| !ns.is_empty())
+                .map(str::to_owned)
         };
         self.queue.add(ObjectRef {
             namespace,

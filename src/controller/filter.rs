@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::handler::{Deleted, Event, ResourceEventHandler};
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 use crate::selector::Selector;
 
 /// Decides what becomes of a notification on its way to a handler: passed on, changed
@@ -142,7 +142,7 @@ where
 pub fn label_selector<K: Object>(
     selector: Selector,
 ) -> Predicate<impl Fn(&K) -> bool + Send + Sync + 'static> {
-    predicate(move |obj: &K| selector.matches(obj.meta().labels.as_ref()))
+    predicate(move |obj: &K| selector.matches(obj.meta().labels()))
 }
 
 /// Drops updates that leave `metadata.generation` as it was: status-only writes, metadata
@@ -160,7 +160,9 @@ pub fn generation_changed() -> GenerationChanged {
 impl<K: Object> EventFilter<K> for GenerationChanged {
     fn filter(&self, event: Event<K>) -> Option<Event<K>> {
         match &event {
-            Event::Updated { old, new } if old.meta().generation == new.meta().generation => None,
+            Event::Updated { old, new } if old.meta().generation() == new.meta().generation() => {
+                None
+            }
             _ => Some(event),
         }
     }

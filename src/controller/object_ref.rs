@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 
 /// An object's namespace and name; `namespace/name` as text (`name` alone for a
 /// cluster-scoped object), the key client-go's `MetaNamespaceKeyFunc` makes and
@@ -37,8 +37,11 @@ impl ObjectRef {
     pub fn from_obj<K: Object>(obj: &K) -> Self {
         let meta = obj.meta();
         Self {
-            namespace: meta.namespace.clone().filter(|ns| !ns.is_empty()),
-            name: meta.name.clone().unwrap_or_default(),
+            namespace: meta
+                .namespace()
+                .filter(|ns| !ns.is_empty())
+                .map(str::to_owned),
+            name: meta.name().unwrap_or_default().to_owned(),
         }
     }
 }

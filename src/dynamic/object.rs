@@ -27,6 +27,8 @@ pub struct DynamicObject {
 }
 
 impl Object for DynamicObject {
+    type Meta = ObjectMeta;
+
     fn meta(&self) -> &ObjectMeta {
         &self.metadata
     }

@@ -6,7 +6,7 @@
 use std::str::FromStr;
 
 use crate::list_options::ListOptions;
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 use crate::selector::Selector;
 
 use super::status::bad_request;
@@ -62,8 +62,8 @@ impl ClientFilter {
         let meta = object.meta();
         let fields_match = self.fields.iter().all(|r| {
             let actual = match r.field {
-                Field::Name => meta.name.as_deref(),
-                Field::Namespace => meta.namespace.as_deref(),
+                Field::Name => meta.name(),
+                Field::Namespace => meta.namespace(),
             }
             .unwrap_or_default();
             (actual == r.value) == r.equal
@@ -72,7 +72,7 @@ impl ClientFilter {
             && self
                 .labels
                 .as_ref()
-                .is_none_or(|s| s.matches(meta.labels.as_ref()))
+                .is_none_or(|s| s.matches(meta.labels()))
     }
 }
 

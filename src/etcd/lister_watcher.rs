@@ -21,7 +21,7 @@ use super::writer::EtcdWriter;
 use crate::error::Error;
 use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use crate::lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchStream};
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 
 /// Page size of the reads a watch makes when it starts with the current state.
 const INITIAL_EVENTS_PAGE: i64 = 500;
@@ -213,7 +213,9 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
         resource_version: i64,
     ) -> Result<K, super::codec::CodecError> {
         let mut object = self.codec.decode(kv.value())?;
-        object.meta_mut().resource_version = Some(resource_version.to_string());
+        object
+            .meta_mut()
+            .set_resource_version(Some(resource_version.to_string()));
         Ok(object)
     }
 

@@ -14,7 +14,7 @@ use super::layout::KeyLayout;
 use super::lister_watcher::parse_resource_version;
 use super::status::{api_error, from_etcd};
 use crate::error::Error;
-use crate::object::Object;
+use crate::object::{Meta as _, Object};
 
 /// What the API server says when an update's resourceVersion is stale.
 const CONFLICT_MESSAGE: &str =
@@ -167,16 +167,17 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
                 format!("cannot decode the stored value: {e}"),
             )
         })?;
-        object.meta_mut().resource_version = Some(kv.mod_revision().to_string());
+        object
+            .meta_mut()
+            .set_resource_version(Some(kv.mod_revision().to_string()));
         Ok(object)
     }
 
     fn key_of(&self, object: &K, verb: &str) -> Result<(String, String), Error> {
         let meta = object.meta();
-        let key = self.layout.key(
-            meta.namespace.as_deref(),
-            meta.name.as_deref().unwrap_or_default(),
-        )?;
+        let key = self
+            .layout
+            .key(meta.namespace(), meta.name().unwrap_or_default())?;
         let context = self.context(verb, &key);
         Ok((key, context))
     }
@@ -186,7 +187,7 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     }
 
     fn precondition(&self, object: &K, context: &str) -> Result<Option<i64>, Error> {
-        match object.meta().resource_version.as_deref() {
+        match object.meta().resource_version() {
             None | Some("") => Ok(None),
             Some(rv) => parse_resource_version(rv, context).map(Some),
         }
@@ -195,7 +196,7 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     /// The value to store: the object without its resourceVersion.
     fn encode(&self, object: &K, context: &str) -> Result<Vec<u8>, Error> {
         let mut object = object.clone();
-        object.meta_mut().resource_version = None;
+        object.meta_mut().set_resource_version(None);
         self.codec.encode(&object).map_err(|e| {
             Error::other(
                 crate::error::ErrorKind::Encode,
@@ -252,6 +253,8 @@ fn revision_of(response: &TxnResponse, context: &str) -> Result<i64, Error> {
 
 fn stamped<K: Object + Clone>(object: &K, revision: i64) -> K {
     let mut object = object.clone();
-    object.meta_mut().resource_version = Some(revision.to_string());
+    object
+        .meta_mut()
+        .set_resource_version(Some(revision.to_string()));
     object
 }

@@ -77,6 +77,8 @@ impl<K> PartialEq for PartialObjectMeta<K> {
 }
 
 impl<K: 'static> Object for PartialObjectMeta<K> {
+    type Meta = ObjectMeta;
+
     fn meta(&self) -> &ObjectMeta {
         &self.metadata
     }

@@ -18,7 +18,7 @@ use crate::alloc;
 use crate::error::BenchError;
 use crate::kube_baseline::KubeReflector;
 use crate::ours::{Ours, OursOptions};
-use crate::projection::{OursProjected, PodView, PodViewMetaFields};
+use crate::projection::{OursProjected, PodView, PodViewObjectMeta};
 use crate::raw_http;
 use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec};
@@ -381,7 +381,7 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
     .await?;
     let metadata = metadata(server, n).await?;
     let view = projected::<PodView>(server, n).await?;
-    let view_fields = projected::<PodViewMetaFields>(server, n).await?;
+    let view_object_meta = projected::<PodViewObjectMeta>(server, n).await?;
     let p = format!("memory.n{n}");
     let mut records = vec![
         Record::new(SECTION, format!("{p}.pod_json"), json_per_pod, "B")
@@ -398,15 +398,15 @@ async fn measure(server: &mut ServerProcess, n: usize) -> Result<Vec<Record>, Be
         Record::new(SECTION, format!("{p}.ours_projection_per_pod"), view, "B")
             .against("kube-rs", kube.per_pod)
             .target(Target::value_at_most(1_500.0))
-            .note("PodView: ObjectMeta, spec.nodeName, spec.containers[].image, status.phase"),
+            .note("PodView: name, namespace, labels, resourceVersion, ownerReferences and generation of the metadata (ViewMeta), spec.nodeName, spec.containers[].image, status.phase"),
         Record::new(
             SECTION,
-            format!("{p}.ours_projection_meta_fields_per_pod"),
-            view_fields,
+            format!("{p}.ours_projection_object_meta_per_pod"),
+            view_object_meta,
             "B",
         )
         .against("kube-rs", kube.per_pod)
-        .note("PodView with only name, namespace, labels, resourceVersion and ownerReferences of the metadata"),
+        .note("PodView keeping the whole ObjectMeta (managedFields dropped)"),
         Record::new(SECTION, format!("{p}.ours_metadata_only_per_pod"), metadata, "B")
             .against("kube-rs", kube.per_pod)
             .note("MetadataSharedInformerFactory, core().v1().pods(): PartialObjectMetadata, managedFields dropped"),

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use informer_runtime::client::Config;
 use informer_runtime::dynamic::dynamic_list_watch;
 use informer_runtime::handler::HandlerOptions;
-use informer_runtime::object::object_key;
+use informer_runtime::object::{object_key, Meta as _};
 use informer_runtime::{
     ApiResource, Client, Deleted, DynamicObject, HandlerRegistration, Indexers, InformerFactory,
     InformerStats, Object, ResourceEventHandler, SharedIndexInformer,
@@ -534,7 +534,7 @@ fn records(o: &Outcome<'_>) -> Vec<Record> {
 }
 
 fn rv<K: Object>(o: &K) -> String {
-    o.meta().resource_version.clone().unwrap_or_default()
+    o.meta().resource_version().unwrap_or_default().to_owned()
 }
 
 /// Count and FNV-1a hash of sorted `key=resourceVersion` lines: the same on both sides of

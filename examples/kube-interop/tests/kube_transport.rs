@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use informer_runtime::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use informer_runtime::kube::{factory_informer, informer_name, KubeInformers};
+use informer_runtime::Meta as _;
 use informer_runtime::{
     Client, Deleted, Error, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
     SharedIndexInformer, SyncErrorKind,
@@ -118,7 +119,7 @@ fn cache_state<K: informer_runtime::Object>(
         .map(|o| {
             (
                 key(&**o),
-                o.meta().resource_version.clone().unwrap_or_default(),
+                o.meta().resource_version().unwrap_or_default().to_owned(),
             )
         })
         .collect()

@@ -1,5 +1,5 @@
 //! A typed projection of a generated CRD type: a view of cert-manager's Certificate with only
-//! its secret name and DNS names, through the generated accessor
+//! its secret name, DNS names and the metadata the runtime reads (`ViewMeta`), through the generated accessor
 //! `factory.certs().v1().certificates().projected::<CertificateView>()`, synced against the
 //! test API server and kept current by its watch, as a user of the generated crate writes it.
 
@@ -9,7 +9,7 @@ use std::time::Duration;
 use crd_example::crds::cert_manager_io::v1::Certificate;
 use crd_example::crds::SharedInformerFactory;
 use informer_runtime::client::Config;
-use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use informer_runtime::projection::ViewMeta;
 use informer_runtime::{Client, InformerFactory, Selector};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -21,7 +21,7 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 struct CertificateView {
     #[serde(default)]
-    metadata: ObjectMeta,
+    metadata: ViewMeta,
     spec: CertificateViewSpec,
 }
 
@@ -33,7 +33,7 @@ struct CertificateViewSpec {
     dns_names: Vec<String>,
 }
 
-informer_runtime::projection!(CertificateView => Certificate);
+informer_runtime::projection!(CertificateView => Certificate, metadata: ViewMeta);
 
 fn certificate(name: &str, secret: &str) -> Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,7 +3,8 @@
 //! straight from the server's Pods syncs, is indexed by namespace and label, sees the
 //! factory's namespace, tweak_list_options, transform and cache mode, delivers Add → Update →
 //! Delete as `Arc<PodView>`, and is one shared informer per view type, beside (not instead
-//! of) the full Pod informer; asking for a projection never builds the full one.
+//! of) the full Pod informer; asking for a projection never builds the full one. A view
+//! with the lighter `ViewMeta` does all of it too.
 
 mod common;
 
@@ -11,7 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{client, eventually};
-use informer_runtime::{CacheMode, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::projection::ViewMeta;
+use informer_runtime::{
+    CacheMode, Deleted, InformerFactory, Meta, ResourceEventHandlerFuncs, Selector,
+};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -60,6 +64,16 @@ struct PodName {
 }
 
 informer_runtime::projection!(PodName => Pod);
+
+/// `PodView` keeping only the metadata the runtime reads.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+struct LeanPodView {
+    metadata: ViewMeta,
+    spec: Option<PodViewSpec>,
+    status: Option<PodViewStatus>,
+}
+
+informer_runtime::projection!(LeanPodView => Pod, metadata: ViewMeta);
 
 async fn server() -> RunningServer {
     TestApiServer::builder()
@@ -349,6 +363,82 @@ async fn an_accessor_is_an_ask_until_used_dropped_or_projected() {
         PODS
     );
     assert_eq!(view.lister().list(&Selector::everything()).len(), PODS);
+    factory.shutdown().await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_with_lean_metadata_syncs_indexes_and_follows_changes() {
+    let server = server().await;
+    // A factory metadata transform has no ObjectMeta to edit in a lean view, and the
+    // compact cache round-trips it.
+    let factory = SharedInformerFactory::builder(client(&server.url()))
+        .transform(|meta| meta.labels = None)
+        .cache_mode(CacheMode::compact(1))
+        .build();
+    let pods = factory.core().v1().pods().projected::<LeanPodView>();
+    synced(&factory).await;
+    let lister = pods.lister();
+    assert_eq!(lister.list(&Selector::everything()).len(), PODS);
+
+    // The metadata it keeps is the server's.
+    let stored = server.get("pods", Some("ns-1"), "pod-5").unwrap();
+    let view = lister
+        .namespaced("ns-1")
+        .get("pod-5")
+        .expect("pod-5 cached");
+    let meta = &view.metadata;
+    assert_eq!(meta.name(), Some("pod-5"));
+    assert_eq!(meta.namespace(), Some("ns-1"));
+    assert_eq!(
+        meta.resource_version(),
+        stored["metadata"]["resourceVersion"].as_str()
+    );
+    assert_eq!(
+        serde_json::to_value(meta.labels()).unwrap(),
+        stored["metadata"]["labels"]
+    );
+    assert_eq!(
+        serde_json::to_value(meta.owner_references()).unwrap(),
+        stored["metadata"]["ownerReferences"]
+    );
+    assert_eq!(
+        view.spec.as_ref().and_then(|s| s.node_name.as_deref()),
+        stored["spec"]["nodeName"].as_str()
+    );
+
+    // Namespace and label indexes and selectors.
+    let lean_names = |views: Vec<Arc<LeanPodView>>| {
+        let mut names: Vec<String> = views
+            .iter()
+            .map(|v| v.metadata.name().unwrap_or_default().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        lean_names(lister.namespaced("ns-1").list(&"tier=web".parse().unwrap())),
+        ["pod-3", "pod-9"]
+    );
+
+    // A relabel moves it between selections; a delete removes it.
+    let mut pod = server.get("pods", Some("ns-0"), "pod-0").unwrap();
+    pod["metadata"]["labels"]["tier"] = json!("batch");
+    server.update("pods", None, pod).unwrap();
+    eventually("pod-0 relabelled", || {
+        lean_names(lister.list(&"tier=batch".parse().unwrap())) == ["pod-0"]
+    })
+    .await;
+    assert_eq!(
+        lean_names(lister.list(&"tier=web".parse().unwrap())),
+        ["pod-3", "pod-6", "pod-9"]
+    );
+    server.delete("pods", Some("ns-1"), "pod-5").unwrap();
+    eventually("pod-5 deleted", || {
+        lister.namespaced("ns-1").get("pod-5").is_none()
+    })
+    .await;
+    assert_eq!(lister.list(&Selector::everything()).len(), PODS - 1);
     factory.shutdown().await;
     server.shutdown().await;
 }
