@@ -49,6 +49,7 @@ mod json;
 #[cfg(feature = "kube")]
 #[cfg_attr(docsrs, doc(cfg(feature = "kube")))]
 pub mod kube;
+pub mod labels;
 pub mod leader_election;
 pub mod list_options;
 pub mod lister;

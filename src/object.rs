@@ -1,10 +1,10 @@
 //! What the runtime caches: any object with metadata, and its store key.
 
-use std::collections::BTreeMap;
-
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+use crate::labels::Labels;
 
 /// An object an informer can cache: it decodes from and encodes to JSON (the compact cache
 /// keeps it encoded) and carries metadata the runtime can read through [`Meta`].
@@ -49,6 +49,7 @@ where
 ///
 /// ```
 /// use std::collections::BTreeMap;
+/// use informer_runtime::labels::Labels;
 /// use informer_runtime::object::Meta;
 ///
 /// /// Only what a controller of named, labelled objects needs.
@@ -66,7 +67,7 @@ where
 ///     fn namespace(&self) -> Option<&str> { self.namespace.as_deref() }
 ///     fn resource_version(&self) -> Option<&str> { self.resource_version.as_deref() }
 ///     fn set_resource_version(&mut self, rv: Option<String>) { self.resource_version = rv; }
-///     fn labels(&self) -> Option<&BTreeMap<String, String>> { self.labels.as_ref() }
+///     fn labels(&self) -> Labels<'_> { self.labels.as_ref().into() }
 /// }
 /// ```
 pub trait Meta: Send + Sync + 'static {
@@ -78,8 +79,8 @@ pub trait Meta: Send + Sync + 'static {
     fn resource_version(&self) -> Option<&str>;
     /// Sets `metadata.resourceVersion` (the etcd backend stamps objects with revisions).
     fn set_resource_version(&mut self, resource_version: Option<String>);
-    /// `metadata.labels`.
-    fn labels(&self) -> Option<&BTreeMap<String, String>>;
+    /// `metadata.labels` (empty when there are none).
+    fn labels(&self) -> Labels<'_>;
     /// `metadata.generation`; `None` unless the type keeps it.
     fn generation(&self) -> Option<i64> {
         None
@@ -114,8 +115,8 @@ impl Meta for ObjectMeta {
         self.resource_version = resource_version;
     }
 
-    fn labels(&self) -> Option<&BTreeMap<String, String>> {
-        self.labels.as_ref()
+    fn labels(&self) -> Labels<'_> {
+        self.labels.as_ref().into()
     }
 
     fn generation(&self) -> Option<i64> {

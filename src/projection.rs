@@ -57,7 +57,6 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
@@ -65,6 +64,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::Api;
 use crate::informer::SharedIndexInformer;
+use crate::labels::{CompactLabels, Labels};
 use crate::list_options::{ListOptions, TweakListOptions};
 use crate::lister::Lister;
 use crate::lister_watcher::ListWatch;
@@ -172,11 +172,12 @@ macro_rules! projection {
 /// The metadata fields every part of the runtime reads, and nothing else: what a
 /// projection keeps when a whole `ObjectMeta` would be most of its size.
 ///
-/// A whole `ObjectMeta` is 360 bytes before any field is set, and decodes annotations,
-/// uid, timestamps and finalizers a view may never read. `ViewMeta` keeps name,
+/// A whole `ObjectMeta` is 360 bytes before any field is set, holds labels in a `BTreeMap`
+/// (room for 11 entries from the first), and decodes annotations, uid, timestamps and
+/// finalizers a view may never read. `ViewMeta` keeps name,
 /// namespace, resourceVersion and generation (the store key, the reflector's position,
 /// [`GenerationChanged`](crate::controller::GenerationChanged)), labels (label indexes
-/// and selectors) and ownerReferences ([`enqueue_owner`](crate::controller::enqueue_owner)).
+/// and selectors; held as [`CompactLabels`]) and ownerReferences ([`enqueue_owner`](crate::controller::enqueue_owner)).
 /// Every other metadata field is skipped while decoding. A view that needs one more
 /// (uid, annotations, deletionTimestamp) keeps `ObjectMeta`, or a type of its own that
 /// implements [`Meta`].
@@ -205,7 +206,7 @@ macro_rules! projection {
 ///         "status": {"phase": "Running"}}"#,
 /// )?;
 /// assert_eq!(pod.metadata.name(), Some("web-0"));
-/// assert_eq!(pod.metadata.labels.as_ref().map(|l| l["app"].as_str()), Some("web"));
+/// assert_eq!(pod.metadata.labels.get("app"), Some("web"));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -223,9 +224,9 @@ pub struct ViewMeta {
     /// `metadata.generation`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
-    /// `metadata.labels`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub labels: Option<BTreeMap<String, String>>,
+    /// `metadata.labels`, held compactly.
+    #[serde(default, skip_serializing_if = "CompactLabels::is_empty")]
+    pub labels: CompactLabels,
     /// `metadata.ownerReferences`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_references: Option<Vec<OwnerReference>>,
@@ -248,8 +249,8 @@ impl Meta for ViewMeta {
         self.resource_version = resource_version;
     }
 
-    fn labels(&self) -> Option<&BTreeMap<String, String>> {
-        self.labels.as_ref()
+    fn labels(&self) -> Labels<'_> {
+        self.labels.as_labels()
     }
 
     fn generation(&self) -> Option<i64> {
@@ -494,7 +495,7 @@ mod tests {
                 namespace: full.namespace.clone(),
                 resource_version: full.resource_version.clone(),
                 generation: full.generation,
-                labels: full.labels.clone(),
+                labels: full.labels.clone().unwrap_or_default().into(),
                 owner_references: full.owner_references.clone(),
             }
         );

@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::labels::Labels;
+
 /// A parsed label selector (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`,
 /// `a>1`, `a<1`, comma-joined). The empty selector matches everything.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -85,8 +87,8 @@ impl Requirement {
         }
     }
 
-    fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
-        let value = labels.and_then(|l| l.get(&self.key));
+    fn matches(&self, labels: Labels<'_>) -> bool {
+        let value = labels.get(&self.key);
         match self.operator {
             Operator::Equals | Operator::DoubleEquals | Operator::In => {
                 value.is_some_and(|v| self.values.iter().any(|w| w == v))
@@ -148,8 +150,11 @@ impl Selector {
         text.parse()
     }
 
-    /// True when `labels` satisfies every requirement.
-    pub fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
+    /// True when `labels` satisfies every requirement: an object's
+    /// [`Meta::labels`](crate::object::Meta::labels), or a `BTreeMap` of them (`None` for an
+    /// object without labels).
+    pub fn matches<'a>(&self, labels: impl Into<Labels<'a>>) -> bool {
+        let labels = labels.into();
         self.requirements.iter().all(|r| r.matches(labels))
     }
 

@@ -134,7 +134,7 @@ fn namespace_value<K: Object>(obj: &K) -> Option<&str> {
 /// reused buffer.
 fn each_label_value<K: Object>(obj: &K, mut f: impl FnMut(&str)) {
     let mut value = String::new();
-    for (k, v) in obj.meta().labels().into_iter().flatten() {
+    for (k, v) in obj.meta().labels().iter() {
         value.clear();
         value.push_str(k);
         value.push('=');

@@ -52,15 +52,18 @@ pub mod fixtures;
 #[doc(hidden)]
 pub mod fuzz;
 mod http;
+#[path = "../../../src/labels.rs"]
+pub mod labels;
 mod meta;
 mod partial_metadata;
 mod patch;
 mod recorded;
 pub mod resource;
 mod scale;
-/// The runtime's label selectors (`informer_runtime::selector`), compiled from the same
-/// source file: depending on the runtime crate would pull in k8s-openapi, which needs a
-/// Kubernetes version feature that only final binaries may pick.
+/// The runtime's label selectors (`informer_runtime::selector`) and the label sets they
+/// match (`informer_runtime::labels`), compiled from the same source files: depending on
+/// the runtime crate would pull in k8s-openapi, which needs a Kubernetes version feature
+/// that only final binaries may pick.
 #[path = "../../../src/selector.rs"]
 pub mod selector;
 pub mod selfbench;

@@ -395,7 +395,7 @@ async fn a_view_with_lean_metadata_syncs_indexes_and_follows_changes() {
         stored["metadata"]["resourceVersion"].as_str()
     );
     assert_eq!(
-        serde_json::to_value(meta.labels()).unwrap(),
+        serde_json::to_value(&meta.labels).unwrap(),
         stored["metadata"]["labels"]
     );
     assert_eq!(
