@@ -1,5 +1,8 @@
 //! An object's labels as the runtime reads them ([`Labels`]), and a compact way for a
 //! projection to hold them ([`CompactLabels`]).
+//!
+//! The test API server compiles this file into itself (as it does the selectors), so its
+//! examples are unit tests rather than doc tests, which would name the wrong crate there.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -9,18 +12,9 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 /// A borrowed set of labels, however the object holds them: what selectors match, label
-/// indexes index and [`Meta::labels`](crate::object::Meta::labels) returns.
-///
-/// ```
-/// use std::collections::BTreeMap;
-/// use informer_runtime::labels::{CompactLabels, Labels};
-///
-/// let map = BTreeMap::from([("app".to_owned(), "web".to_owned())]);
-/// let compact: CompactLabels = map.clone().into();
-/// assert_eq!(Labels::from(&map), compact.as_labels());
-/// assert_eq!(compact.as_labels().get("app"), Some("web"));
-/// assert!(Labels::from(None).is_empty());
-/// ```
+/// indexes index and [`Meta::labels`](crate::object::Meta::labels) returns. `ObjectMeta`'s
+/// labels convert into it (`Labels::from(meta.labels.as_ref())`, `None` being no labels), and
+/// [`CompactLabels::as_labels`] gives one.
 #[derive(Clone, Copy, Debug)]
 pub enum Labels<'a> {
     /// Labels held in a map, as `ObjectMeta` holds them.

@@ -25,7 +25,7 @@
 //! ```
 //!
 //! Data flows one way: a [`ListerWatcher`] → the reflector → a bounded channel of deltas
-//! → ([store](store), [handlers](handler)) → [listers](lister).
+//! → ([store](mod@store), [handlers](handler)) → [listers](lister).
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

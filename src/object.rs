@@ -11,7 +11,7 @@ use crate::labels::Labels;
 ///
 /// Every k8s-openapi resource type (and every generated CRD type) implements it
 /// through the blanket impl, with `ObjectMeta` as its [`Meta`](Object::Meta); dynamic and
-/// metadata-only objects implement it by hand, and a [projection](crate::projection) may
+/// metadata-only objects implement it by hand, and a [projection](mod@crate::projection) may
 /// carry a lighter metadata type such as [`ViewMeta`](crate::projection::ViewMeta).
 pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
     /// The type of the object's `metadata`: `ObjectMeta` for every full object.

@@ -4,7 +4,7 @@
 //! A projection is a struct of your own with just the fields you need, any nesting,
 //! k8s-openapi sub-types allowed, plus `metadata`: a whole `ObjectMeta`, the lighter
 //! [`ViewMeta`] (the fields the runtime reads), or a type of yours implementing
-//! [`Meta`](crate::object::Meta). One [`projection!`](crate::projection!)
+//! [`Meta`]. One [`projection!`](crate::projection!)
 //! line says which resource it projects; a generated accessor's `projected::<View>()` then
 //! gives a shared informer that decodes list and watch bytes straight into the view (serde
 //! skips every other field while parsing, so no full object is ever built), caches and
@@ -92,7 +92,7 @@ pub trait Projection: Object + k8s_openapi::ListableResource + k8s_openapi::Meta
 /// objects encoded) and have a field `metadata` of that type; every other field is up to
 /// you. The macro implements k8s-openapi's `Resource` and `ListableResource` for `View`
 /// with `Of`'s group, version, kind, plural and scope, `Metadata` through the `metadata`
-/// field, and [`Projection`] with `Of` as its resource. See the [module docs](crate::projection).
+/// field, and [`Projection`] with `Of` as its resource. See the [module docs](mod@crate::projection).
 ///
 /// ```
 /// use informer_runtime::k8s_openapi::api::apps::v1::Deployment;

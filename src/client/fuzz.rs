@@ -23,7 +23,7 @@ const CONTEXT: &str = "fuzz";
 /// with, in batches of at least `batch_bytes`.
 ///
 /// A decoding task that failed (it panicked) is an `Error::Other` of kind
-/// [`ErrorKind::Task`](crate::ErrorKind::Task): a bug, where every other error is a verdict
+/// [`ErrorKind::Task`](crate::error::ErrorKind::Task): a bug, where every other error is a verdict
 /// on the body.
 /// `omit_managed_fields` cuts every item's `metadata.managedFields` out before parsing, as a
 /// client made with `Client::omitting_managed_fields` does.
