@@ -4,11 +4,14 @@
 //! Errors are fine; panics are bugs, and so are: a result that depends on where the body was
 //! cut, and a UTF-8 body serde_json reads as a list that the decoder refuses or reads otherwise,
 //! with `metadata.managedFields` kept or cut out before parsing (then every other byte must
-//! decode as serde_json reads it).
+//! decode as serde_json reads it), and a projection's `ViewMeta` that reads otherwise than the
+//! `ObjectMeta` of the same items.
 
 use informer_runtime::client::fuzz::list_body;
 use informer_runtime::error::ErrorKind;
+use informer_runtime::labels::CompactLabels;
 use informer_runtime::metadata::{PartialObjectMeta, Untyped};
+use informer_runtime::projection::ViewMeta;
 use informer_runtime::{DynamicObject, Error, ObjectList};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
@@ -24,6 +27,15 @@ struct Reference {
     #[serde(default)]
     items: Option<Vec<Map<String, Value>>>,
 }
+
+/// A projection of Pods keeping only the metadata the runtime reads.
+#[derive(serde::Deserialize, serde::Serialize)]
+struct LeanPod {
+    #[serde(default)]
+    metadata: ViewMeta,
+}
+
+informer_runtime::projection!(LeanPod => Pod, metadata: ViewMeta);
 
 /// Runs `data` as a list body through the decoder, fed whole, byte by byte and in hashed
 /// chunks, into JSON values and into typed objects, with managedFields kept and omitted.
@@ -80,7 +92,35 @@ fn run_as(data: &[u8], omit: bool) {
                 "metadata differs from serde_json's"
             );
         }
-        assert_no_task_failure(&list_body::<Pod>([data], 4096, omit).await);
+        let pods = list_body::<Pod>([data], 4096, omit).await;
+        assert_no_task_failure(&pods);
+        let lean = list_body::<LeanPod>([data], 4096, omit).await;
+        assert_no_task_failure(&lean);
+        // Either may refuse a body the other reads (k8s-openapi checks apiVersion and kind,
+        // serde's derive refuses a repeated field); what both read must agree.
+        if let (Ok(pods), Ok(lean)) = (&pods, &lean) {
+            assert_eq!(
+                pods.items.len(),
+                lean.items.len(),
+                "items of Pods and ViewMetas"
+            );
+            for (pod, view) in pods.items.iter().zip(&lean.items) {
+                let m = &pod.metadata;
+                let want = ViewMeta {
+                    name: m.name.clone(),
+                    namespace: m.namespace.clone(),
+                    resource_version: m.resource_version.clone(),
+                    generation: m.generation,
+                    labels: m
+                        .labels
+                        .clone()
+                        .map(CompactLabels::from)
+                        .unwrap_or_default(),
+                    owner_references: m.owner_references.clone(),
+                };
+                assert_eq!(view.metadata, want, "ViewMeta against the Pod's ObjectMeta");
+            }
+        }
         assert_no_task_failure(&list_body::<DynamicObject>([data], 4096, omit).await);
         assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096, omit).await);
     });

@@ -1,11 +1,13 @@
 //! One input through the label-selector parser; shared by the fuzz target and the stable test
 //! `tests/fuzz_replay.rs`, so that both make exactly the same calls.
 //!
-//! Errors are fine; panics are bugs, and so is a selector whose canonical text does not parse
-//! back to the same selector.
+//! Errors are fine; panics are bugs, and so are a selector whose canonical text does not parse
+//! back to the same selector, and one that matches labels held compactly otherwise than the
+//! same labels in a map.
 
 use std::collections::BTreeMap;
 
+use informer_runtime::labels::CompactLabels;
 use informer_runtime::Selector;
 
 /// Parses `data` as a selector; a selector that parses must print as text that parses back to
@@ -28,7 +30,12 @@ pub fn run(data: &[u8]) {
     for requirement in selector.requirements() {
         let value = requirement.values().first().cloned().unwrap_or_default();
         labels.insert(requirement.key().to_owned(), value);
-        let _ = selector.matches(Some(&labels));
+        let compact = CompactLabels::from(labels.clone());
+        assert_eq!(
+            selector.matches(compact.as_labels()),
+            selector.matches(Some(&labels)),
+            "{text:?} matches {labels:?} held compactly otherwise than in a map"
+        );
     }
     let _ = selector.matches(None);
     if let Ok(from_labels) = Selector::from_labels(&labels) {
