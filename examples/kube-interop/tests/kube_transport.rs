@@ -318,7 +318,12 @@ async fn an_expired_watch_relists_through_kube_and_converges() {
     .await;
     let stats = widgets.stats();
     assert!(stats.expired_relists >= 1, "{stats:?}");
-    assert!(seen.live().contains(&"delete a/w1".to_owned()));
+    // Handlers run after the cache is written: the cache can converge before the handler
+    // has been told of the delete.
+    eventually("the handler saw the delete", || {
+        seen.live().contains(&"delete a/w1".to_owned())
+    })
+    .await;
     let lister = Lister::new(widgets.indexer());
     assert_eq!(lister.namespaced("a").get("w2").unwrap().spec.size, 9);
     factory.shutdown().await;
