@@ -116,25 +116,34 @@ impl CompactLabels {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Sorts `pairs` by key in place; of pairs with the same key the last one stays, as in
+    /// a map.
+    fn from_pairs(mut pairs: Vec<(Box<str>, Box<str>)>) -> Self {
+        // Stable, so equal keys keep their order.
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        // `dedup_by` keeps the first of a run; swapping each later pair into the kept slot
+        // keeps the last instead.
+        pairs.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        Self(pairs.into_boxed_slice())
+    }
 }
 
 impl<K: Into<Box<str>>, V: Into<Box<str>>> FromIterator<(K, V)> for CompactLabels {
     /// Sorted by key; of pairs with the same key the last one stays, as in a map.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
-        let mut pairs: Vec<(Box<str>, Box<str>)> = pairs
-            .into_iter()
-            .map(|(k, v)| (k.into(), v.into()))
-            .collect();
-        // Stable, so equal keys keep their order and the last of them is kept below.
-        pairs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(Box<str>, Box<str>)> = Vec::with_capacity(pairs.len());
-        for pair in pairs {
-            match kept.last_mut() {
-                Some(last) if last.0 == pair.0 => *last = pair,
-                _ => kept.push(pair),
-            }
-        }
-        Self(kept.into_boxed_slice())
+        Self::from_pairs(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        )
     }
 }
 
@@ -187,7 +196,7 @@ impl<'de> Visitor<'de> for LabelsVisitor {
         while let Some((k, v)) = map.next_entry::<String, String>()? {
             pairs.push((k.into(), v.into()));
         }
-        Ok(pairs.into_iter().collect())
+        Ok(CompactLabels::from_pairs(pairs))
     }
 }
 
