@@ -395,6 +395,16 @@ fn memory_panels(f: &Figures) -> Vec<Panel> {
             f.value(&miss),
             Kind::Ours,
         );
+        compact.bar(
+            "floor: decompress and decode alone, then free it",
+            f.value(&format!("{p}.compact_decode.lz4_json_simd")),
+            Kind::Floor,
+        );
+        compact.bar(
+            "floor: the same, freeing the Pod it evicts instead",
+            f.value(&format!("{p}.compact_decode.lz4_json_simd_evicting")),
+            Kind::Floor,
+        );
         if let Some(t) = f.get(&miss).and_then(|r| r.target) {
             compact.reference = Some((t.value, format!("target: {} µs", number(t.value))));
         }
@@ -493,6 +503,11 @@ fn watch_panels(f: &Figures) -> Vec<Panel> {
         panel.bar(
             "decode floor: serde_json on every core, doing nothing else",
             f.value("watch.parallel_decode_floor"),
+            Kind::Floor,
+        );
+        panel.bar(
+            "decode floor on every core, holding each pod and freeing what an update replaces",
+            f.value("watch.parallel_holding_decode_floor"),
             Kind::Floor,
         );
         panel.bar(
