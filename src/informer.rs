@@ -483,19 +483,15 @@ impl<K: Object> SharedIndexInformer<K> {
             })),
         };
         let transform: Option<Transform<K>> = match (meta, s.transform.clone()) {
-            (None, None) => None,
-            (Some(meta), None) => Some(Arc::new(move |mut obj: K| {
+            (None, t) => t,
+            (Some(meta), t) => Some(Arc::new(move |mut obj: K| {
                 if let Some(m) = obj.meta_mut().as_object_meta_mut() {
                     meta(m);
                 }
-                obj
-            })),
-            (None, Some(t)) => Some(t),
-            (Some(meta), Some(t)) => Some(Arc::new(move |mut obj: K| {
-                if let Some(m) = obj.meta_mut().as_object_meta_mut() {
-                    meta(m);
+                match &t {
+                    Some(t) => t(obj),
+                    None => obj,
                 }
-                t(obj)
             })),
         };
         let config = ReflectorConfig {
