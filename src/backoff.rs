@@ -56,9 +56,9 @@ impl Backoff {
         }
         self.last_failure = Some(now);
         let base = self.current.min(self.config.max);
-        self.current = (self.current * 2).min(self.config.max);
+        self.current = self.current.saturating_mul(2).min(self.config.max);
         let jitter = rand::rng().random_range(0.0..0.5);
-        base + base.mul_f64(jitter)
+        base.saturating_add(base.mul_f64(jitter))
     }
 }
 

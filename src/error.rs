@@ -24,8 +24,20 @@ pub struct ApiError {
     pub details: Option<StatusDetails>,
     /// What was being done: e.g. `list pods at https://10.0.0.1:6443/api/v1/pods`.
     pub context: String,
-    /// The delay the server asked for (`Retry-After`, else `details.retryAfterSeconds`).
+    /// The delay the server asked for (`Retry-After`, else `details.retryAfterSeconds`), at
+    /// most a day, so that adding it to an `Instant` cannot overflow whatever the server sent.
+    /// The reflector waits at most its backoff maximum (30 s) however long this is.
     pub retry_after: Option<Duration>,
+}
+
+/// The longest `Retry-After` an [`ApiError`] keeps: a server asking for more is not asking
+/// for anything a client can honour, and a day still adds to any `Instant` without overflow.
+const MAX_RETRY_AFTER_SECS: u64 = 24 * 60 * 60;
+
+/// The `Retry-After` delay of `secs` seconds as an [`ApiError`] keeps it: at most a day, so
+/// that a server's `18446744073709551615` cannot overflow arithmetic on it.
+pub(crate) fn retry_after_from_secs(secs: u64) -> Duration {
+    Duration::from_secs(secs.min(MAX_RETRY_AFTER_SECS))
 }
 
 impl ApiError {
@@ -54,7 +66,7 @@ impl ApiError {
             .and_then(|d| d.retry_after_seconds)
             .and_then(|s| u64::try_from(s).ok())
             .filter(|s| *s > 0)
-            .map(Duration::from_secs);
+            .map(retry_after_from_secs);
         Self {
             code: status
                 .code
@@ -196,6 +208,11 @@ pub enum ErrorKind {
     NotSynced,
     /// A storage backend (etcd) failed in a way it does not classify.
     Backend,
+    /// A response, or one watch event or list item in it, is larger than the client allows
+    /// ([`Config::max_object_bytes`](crate::client::Config::max_object_bytes),
+    /// [`Config::max_body_bytes`](crate::client::Config::max_body_bytes)), counted after
+    /// decompression. The rest of it was not read.
+    TooLarge,
 }
 
 /// Errors of the runtime and its client.

@@ -7,7 +7,9 @@
 //!   [300, 600) s. A cleanly closed watch is re-opened at the last resourceVersion seen; a
 //!   410 relists at that resourceVersion (never back in time), then at "" if that is gone too.
 //! - Other failures back off (800 ms doubling to 30 s, with jitter, reset after 2 min without
-//!   failures), at least as long as the server's `Retry-After`.
+//!   failures), at least as long as the server's `Retry-After` up to that 30 s.
+//! - A watch event larger than the client's limit fails the watch and relists: watching
+//!   again from the same resourceVersion would replay the same event.
 //! - With streaming lists enabled, the state arrives as the initial events of a watch
 //!   (`sendInitialEvents`) up to a bookmark marked `initial-events-end`; if the server cannot
 //!   do that, the reflector falls back to list + watch for good.
@@ -23,7 +25,7 @@ use tokio::sync::watch;
 
 use crate::backoff::{Backoff, BackoffConfig};
 use crate::delta_channel::{Delta, DeltaSender};
-use crate::error::{ApiError, Error};
+use crate::error::{ApiError, Error, ErrorKind};
 use crate::failure::{ListFailure, Step};
 use crate::list_options::{ListOptions, ResourceVersionMatch};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
@@ -278,7 +280,7 @@ impl<K: Object> Reflector<K> {
                     // A watch that closes at once with nothing in it would otherwise spin.
                     if events == 0 && elapsed < Duration::from_secs(1) {
                         let e = Error::other(
-                            crate::error::ErrorKind::Protocol,
+                            ErrorKind::Protocol,
                             format!("watch {}", self.config.name),
                             "the server closed the watch immediately",
                         );
@@ -299,8 +301,10 @@ impl<K: Object> Reflector<K> {
                     let e = &failure.error;
                     // A client error other than throttling means the watch itself is wrong
                     // (e.g. permissions changed): start over with a list, which records it.
-                    if matches!(e.status_code(), Some(code) if (400..500).contains(&code) && code != 429)
-                    {
+                    // So does an event over the size limit, which a new watch from the same
+                    // resourceVersion would replay.
+                    let client_error = matches!(e.status_code(), Some(code) if (400..500).contains(&code) && code != 429);
+                    if client_error || e.kind() == Some(ErrorKind::TooLarge) {
                         list_from = last_rv.clone();
                         listed = false;
                     }
@@ -344,7 +348,9 @@ impl<K: Object> Reflector<K> {
     ) -> bool {
         let mut delay = backoff.next_delay(Instant::now());
         if let Some(asked) = error.retry_after() {
-            delay = delay.max(asked);
+            // Honoured up to the backoff's ceiling: a server asking for hours (or for
+            // u64::MAX seconds) would otherwise stop the informer.
+            delay = delay.max(asked.min(self.config.backoff.max));
         }
         tracing::debug!(informer = %self.config.name, ?delay, "backing off");
         tokio::select! {

@@ -15,7 +15,11 @@ use serde_json::json;
 use test_apiserver::{fixtures, RunningServer, TestApiServer};
 
 async fn server() -> (RunningServer, Client) {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop", "a", "b", "team"])
+        .start()
+        .await
+        .unwrap();
     let client = Client::new(Config::new(server.url())).unwrap();
     (server, client)
 }
@@ -228,18 +232,18 @@ async fn list_and_watch_through_the_api() {
 
     // Cluster-scoped: no namespace in the path.
     server
-        .create("namespaces", None, fixtures::namespace("shop"))
+        .create("namespaces", None, fixtures::namespace("frontend"))
         .unwrap();
     let namespaces = Api::<Namespace>::all(client);
     assert_eq!(
         namespaces
-            .get("shop")
+            .get("frontend")
             .await
             .unwrap()
             .metadata
             .name
             .as_deref(),
-        Some("shop")
+        Some("frontend")
     );
 }
 

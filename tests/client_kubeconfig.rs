@@ -167,7 +167,7 @@ async fn failing_exec_plugin_names_the_field_and_stderr() {
             dir.path(),
             &format!("server: \"{}\"", server.url),
             "exec: { apiVersion: client.authentication.k8s.io/v1, command: sh, \
-             args: [\"-c\", \"echo login first >&2; exit 3\"] }",
+             args: [\"-c\", \"echo >&2; echo login first >&2; echo usage: plugin --secret=x >&2; exit 3\"] }",
         )
         .unwrap(),
     )
@@ -175,7 +175,23 @@ async fn failing_exec_plugin_names_the_field_and_stderr() {
     let err = list_in(&client, "team").await.unwrap_err().to_string();
     assert!(err.contains("list pods at"), "{err}");
     assert!(err.contains("users[0].user.exec"), "{err}");
+    // The first line of stderr only: plugins print usage (and their arguments) after it.
     assert!(err.contains("login first"), "{err}");
+    assert!(!err.contains("usage") && !err.contains("--secret"), "{err}");
+
+    let long_line = Client::new(
+        config(
+            dir.path(),
+            &format!("server: \"{}\"", server.url),
+            "exec: { apiVersion: client.authentication.k8s.io/v1, command: sh, \
+             args: [\"-c\", \"printf '%0900d' 0 >&2; exit 3\"] }",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let err = list_in(&long_line, "team").await.unwrap_err().to_string();
+    assert!(err.contains("00000…"), "{err}");
+    assert!(!err.contains(&"0".repeat(201)), "{err}");
 
     let missing = Client::new(
         config(
@@ -407,4 +423,99 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredent
     list_in(&client, "team").await.unwrap();
     list_in(&client, "team").await.unwrap();
     assert_eq!(last_auth(&server).as_deref(), Some("Bearer t-2"));
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn exec_plugin_printing_too_much_is_stopped() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = plain_server().await;
+    let dir = tempfile::tempdir().unwrap();
+    // Never ends: the client must stop reading, not wait for it.
+    let script = write(
+        dir.path(),
+        "flood.sh",
+        "#!/bin/sh\nexec yes aaaaaaaaaaaaaaaa\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let client = Client::new(
+        config(
+            dir.path(),
+            &format!("server: \"{}\"", server.url),
+            "exec: { apiVersion: client.authentication.k8s.io/v1, command: ./flood.sh, \
+             args: [\"--client-secret=hidden\"] }",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let err = list_in(&client, "team").await.unwrap_err().to_string();
+    assert!(
+        err.contains("command \"./flood.sh\"") && err.contains("more than 1048576 bytes on stdout"),
+        "{err}"
+    );
+    assert!(!err.contains("hidden"), "{err}");
+    assert!(server.seen().is_empty());
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn exec_interactive_mode_always_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = plain_server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let script = write(
+        dir.path(),
+        "plugin.sh",
+        r#"#!/bin/sh
+printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'
+"#,
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let exec = |mode: &str| {
+        format!(
+            "exec: {{ apiVersion: client.authentication.k8s.io/v1, command: ./plugin.sh, \
+             interactiveMode: {mode} }}"
+        )
+    };
+    let err = config(
+        dir.path(),
+        &format!("server: \"{}\"", server.url),
+        &exec("Always"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.config_kind(),
+        Some(informer_runtime::error::ConfigErrorKind::Unsupported),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("users[0].user.exec.interactiveMode: Always is not supported"),
+        "{text}"
+    );
+    let err = config(
+        dir.path(),
+        &format!("server: \"{}\"", server.url),
+        &exec("Sometimes"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("not one of Never, IfAvailable or Always"),
+        "{err}"
+    );
+    // Both run the plugin without a terminal, as client-go does when stdin is not one.
+    for mode in ["IfAvailable", "Never"] {
+        let client = Client::new(
+            config(
+                dir.path(),
+                &format!("server: \"{}\"", server.url),
+                &exec(mode),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        list_in(&client, "team").await.unwrap();
+        assert_eq!(last_auth(&server).as_deref(), Some("Bearer t"), "{mode}");
+    }
 }

@@ -171,7 +171,12 @@ async fn tls_server_name_is_the_sni_and_the_verified_name() {
 
 #[tokio::test]
 async fn tls_server_name_against_the_test_api_server() {
-    let server = TestApiServer::builder().tls(true).start().await.unwrap();
+    let server = TestApiServer::builder()
+        .tls(true)
+        .namespaces(["team"])
+        .start()
+        .await
+        .unwrap();
     server
         .create(
             "configmaps",

@@ -119,6 +119,50 @@ async fn insecure_skip_tls_verify_accepts_any_certificate() {
 }
 
 #[tokio::test]
+async fn insecure_skip_tls_verify_with_a_ca_is_refused() {
+    let pki = Pki::new();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ca.pem"), &pki.ca_pem).unwrap();
+    // client-go refuses the pair rather than silently dropping the CA.
+    for ca in [
+        format!("certificate-authority-data: {}", b64(&pki.ca_pem)),
+        "certificate-authority: ca.pem".to_owned(),
+    ] {
+        let err = load(
+            &dir,
+            &format!("server: \"https://127.0.0.1:6443\", insecure-skip-tls-verify: true, {ca}"),
+            "",
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.config_kind(),
+            Some(informer_runtime::error::ConfigErrorKind::Invalid),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("clusters[0].cluster.insecure-skip-tls-verify")
+                && text.contains("together with a certificate authority is not allowed"),
+            "{text}"
+        );
+    }
+    // A `Config` built by hand is refused when the client is made.
+    let mut config = Config::new("https://127.0.0.1:6443");
+    config.insecure_skip_tls_verify = true;
+    config.root_certs = Some(
+        rustls::pki_types::pem::PemObject::pem_slice_iter(pki.ca_pem.as_bytes())
+            .collect::<Result<Vec<rustls::pki_types::CertificateDer<'static>>, _>>()
+            .unwrap(),
+    );
+    let err = Client::new(config).unwrap_err().to_string();
+    assert!(
+        err.contains("TLS setup for https://127.0.0.1:6443"),
+        "{err}"
+    );
+    assert!(err.contains("is not allowed"), "{err}");
+}
+
+#[tokio::test]
 async fn tls_server_name_overrides_the_url_host() {
     let pki = Pki::new();
     let server = tls_server(&pki, false).await;

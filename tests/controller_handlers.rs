@@ -94,7 +94,11 @@ impl Running {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enqueue_queues_namespace_name_keys_on_add_update_and_delete() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     server
         .create(
             "configmaps",
@@ -149,7 +153,11 @@ fn a_tombstone_is_queued_under_its_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enqueue_owner_queues_the_controller_owner_of_the_right_kind() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<ConfigMap>(&server.url());
     let queue = WorkQueue::<ObjectRef>::new();
     let reg = inf.add_event_handler(enqueue_owner::<Deployment, ConfigMap>(queue.clone()));
@@ -247,7 +255,11 @@ fn recorder<K: informer_runtime::object::Object>(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_label_selector_filter_turns_relabels_into_adds_and_deletes() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<ConfigMap>(&server.url());
     let (log, funcs) = recorder::<ConfigMap>();
     inf.add_event_handler(filtered(label_selector("app=web".parse().unwrap()), funcs));
@@ -321,7 +333,11 @@ fn deployment(name: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn generation_changed_passes_only_spec_changes() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<Deployment>(&server.url());
     let (log, funcs) = recorder::<Deployment>();
     inf.add_event_handler(filtered(generation_changed(), funcs));
@@ -366,7 +382,11 @@ async fn generation_changed_passes_only_spec_changes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn filters_chain_and_feed_enqueue() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a", "b"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<Deployment>(&server.url());
     let queue = WorkQueue::<ObjectRef>::new();
     let in_a = predicate(|d: &Deployment| d.metadata.namespace.as_deref() == Some("a"));

@@ -185,7 +185,11 @@ fn cache_state(inf: &SharedIndexInformer<ConfigMap>) -> BTreeMap<String, String>
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_coalescing_handler_100x_slower_than_the_events_stays_bounded_and_ends_current() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer(&server);
     // One write per millisecond, one callback per 100 ms.
     let slow = Checker::new(Duration::from_millis(100));
@@ -233,7 +237,11 @@ async fn a_coalescing_handler_100x_slower_than_the_events_stays_bounded_and_ends
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unbounded_handler_falling_behind_still_gets_every_event_in_order() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer(&server);
     let slow = Checker::new(Duration::from_millis(2));
     let reg = inf.add_event_handler(slow.clone());

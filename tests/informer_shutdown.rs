@@ -76,6 +76,7 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
     let server = server_rt
         .block_on(
             TestApiServer::builder()
+                .namespaces(["a"])
                 // Lists at resourceVersion 0 paginate, as without a watch cache.
                 .rv0_ignores_limit(false)
                 .seed_pods(1_200)

@@ -1,6 +1,7 @@
 //! Leader election over the test API server's Leases, in real time with short durations
 //! (lease 2 s, renew deadline 1 s, retry 200 ms): never two leaders, failover without and
-//! with release, a leader that cannot renew stops, new-leader callbacks.
+//! with release, a leader that cannot renew stops, new-leader callbacks, timings that would
+//! let a leader outlive its lease refused.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -135,7 +136,11 @@ fn lease(server: &RunningServer) -> Value {
 }
 
 async fn server() -> RunningServer {
-    TestApiServer::builder().start().await.unwrap()
+    TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -461,4 +466,44 @@ async fn one_elector_cannot_run_twice_at_once() {
         "{err}"
     );
     a.stop().await;
+}
+
+#[tokio::test]
+async fn a_lease_that_a_leader_may_outlive_is_refused() {
+    let client = Client::new(Config::new("http://127.0.0.1:1")).unwrap();
+    let lock = || LeaseLock::new(client.clone(), "shop", "ctl", "a");
+    let timings = |lease: Duration, renew: u64, retry: u64| LeaderElectionConfig {
+        lease_duration: lease,
+        renew_deadline: Duration::from_secs(renew),
+        retry_period: Duration::from_secs(retry),
+        ..LeaderElectionConfig::default()
+    };
+    // A leader may act until renew_deadline + retry_period (12 s) after its last renewal:
+    // with an 11 s lease another candidate could take over a second before it stops.
+    for (lease, stored) in [
+        (Duration::from_secs(11), ""),
+        (Duration::from_secs(12), ""),
+        (
+            Duration::from_millis(12_900),
+            ", stored in the Lease as 12s",
+        ),
+    ] {
+        let err = LeaderElector::new(lock(), timings(lease, 10, 2)).unwrap_err();
+        let LeaderElectionError::InvalidConfig { message, .. } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(
+            *message,
+            format!(
+                "lease_duration ({lease:?}{stored}) must be greater than renew_deadline + \
+                 retry_period (10s + 2s = 12s): a leader may act for up to renew_deadline + \
+                 retry_period after its last renewal, so a shorter lease lets another \
+                 candidate take over while it still leads"
+            )
+        );
+    }
+    // The defaults (15/10/2) and the smallest whole-second lease past the bound are valid.
+    assert!(LeaderElector::new(lock(), LeaderElectionConfig::default()).is_ok());
+    assert!(LeaderElector::new(lock(), timings(Duration::from_secs(13), 10, 2)).is_ok());
+    assert!(LeaderElector::new(lock(), timings(Duration::from_millis(13_999), 10, 2)).is_ok());
 }

@@ -160,15 +160,17 @@ struct CrdArgs {
     out: Option<String>,
     /// Write a complete crate into DIR (replaced): Cargo.toml and that tree rooted at
     /// src/lib.rs; with `--factory-module crds`, src/lib.rs declares `pub mod crds;` and the
-    /// tree is src/crds/ (used as `<crate>::crds::...`)
+    /// tree is src/crds/ (used as `<crate>::crds::...`). `cargo build` works in it: its
+    /// default feature picks k8s-openapi's `latest` Kubernetes version (turn it off with
+    /// `default-features = false` where a binary picks its own)
     #[arg(long, value_name = "DIR")]
     crate_out: Option<String>,
     /// The crate's name (with --crate-out)
     #[arg(long, value_name = "NAME")]
     crate_name: Option<String>,
-    /// informer-runtime dependency of that crate: a path, or a version (default: the path of
-    /// the runtime this informer-gen was built from when that checkout exists, else the
-    /// crates.io version of the runtime)
+    /// informer-runtime dependency of that crate: a path, or a version (default: this
+    /// informer-gen's version, with the path of the runtime checkout it was built from when
+    /// that exists)
     #[arg(long, value_name = "PATH|VERSION")]
     runtime_dep: Option<String>,
     /// Name the accessor and informer module of API group GROUP NAME instead of the derived
@@ -467,6 +469,7 @@ fn crd(args: &CrdArgs) -> Result<String, CliError> {
                 .read_to_string(&mut text)
                 .map_err(CliError::Stdin)?;
             config.crd_manifest("<stdin>", text);
+            manifests += 1;
         }
     }
     for (group, name) in group_accessors(&args.group_accessors)? {
@@ -483,9 +486,9 @@ fn crd(args: &CrdArgs) -> Result<String, CliError> {
             let (generated, files) = config.render_crd_tree("mod.rs")?;
             generated.write_dir(Path::new(out))?;
             Ok(format!(
-                "{out}: {} Rust files from {} manifest(s); declare `pub mod {};` in the crate root\n",
-                generated.files().len(),
-                files.len() + manifests,
+                "{out}: {} from {}; declare `pub mod {};` in the crate root\n",
+                counted(generated.files().len(), "Rust file"),
+                counted(files.len() + manifests, "manifest"),
                 escape_ident(module),
             ))
         }
@@ -495,6 +498,7 @@ fn crd(args: &CrdArgs) -> Result<String, CliError> {
                 Some(dep) => runtime_dep(dep),
                 None => default_runtime_dep(),
             };
+            let runtime_by_path = runtime.contains("path = ");
             generated.insert(PathBuf::from("Cargo.toml"), crate_manifest(name, &runtime));
             if let Some(module) = module {
                 config.factory_module(module);
@@ -526,16 +530,35 @@ fn crd(args: &CrdArgs) -> Result<String, CliError> {
                 }
             };
             generated.write_dir(Path::new(out))?;
+            let runtime_note = if runtime_by_path {
+                "\ninformer-runtime comes from the `path` in its Cargo.toml (drop the path to \
+                 take the version from crates.io; `cargo publish` keeps only the version)"
+            } else {
+                ""
+            };
             Ok(format!(
-                "{out}: crate `{name}` ({} Rust files) from {} manifest(s)\n",
-                tree.files().len(),
-                files.len() + manifests
+                "{out}: crate `{name}` ({}) from {}\n\
+                 `cargo build` there builds it for k8s-openapi's newest Kubernetes version (its \
+                 default feature enables `k8s-openapi/latest`); a binary that enables its own \
+                 k8s-openapi version feature depends on it with `default-features = false`\
+                 {runtime_note}\n",
+                counted(tree.files().len(), "Rust file"),
+                counted(files.len() + manifests, "manifest"),
             ))
         }
         (None, Some(_), None) => Err(CliError::Usage("`--crate-out` needs `--crate-name`".into())),
         _ => Err(CliError::Usage(
             "give either `--out <DIR>` or `--crate-out <DIR> --crate-name <NAME>`".into(),
         )),
+    }
+}
+
+/// `1 manifest`, `2 manifests`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -651,9 +674,12 @@ fn default_runtime_dep() -> String {
     )
 }
 
-/// [`default_runtime_dep`] for the runtime checkout `root` and cargo's home `cargo_home`.
+/// [`default_runtime_dep`] for the runtime checkout `root` and cargo's home `cargo_home`:
+/// the version, with the checkout's path when there is one (cargo builds from the path, and
+/// `cargo publish` keeps only the version).
 fn runtime_dep_from(root: &Path, cargo_home: Option<&Path>) -> String {
-    let from_registry = format!("{:?}", env!("CARGO_PKG_VERSION"));
+    let version = env!("CARGO_PKG_VERSION");
+    let from_registry = format!("{version:?}");
     let Ok(root) = root.canonicalize() else {
         return from_registry;
     };
@@ -663,11 +689,16 @@ fn runtime_dep_from(root: &Path, cargo_home: Option<&Path>) -> String {
     if in_cargo_home || !root.join("Cargo.toml").is_file() {
         return from_registry;
     }
-    format!("{{ path = {:?} }}", root.display().to_string())
+    format!(
+        "{{ version = {version:?}, path = {:?} }}",
+        root.display().to_string()
+    )
 }
 
-/// The Cargo.toml of a generated CRD crate. k8s-openapi has no version feature: the final
-/// binary picks one.
+/// The Cargo.toml of a generated CRD crate. Generated code needs nothing but the runtime
+/// (which re-exports serde and serde_json for it) and k8s-openapi. k8s-openapi builds only
+/// with exactly one Kubernetes version feature: the crate enables `latest` by default, so that
+/// `cargo build` in it works, and a binary that picks its own version turns that off.
 fn crate_manifest(name: &str, runtime: &str) -> String {
     format!(
         "[package]\n\
@@ -676,11 +707,16 @@ fn crate_manifest(name: &str, runtime: &str) -> String {
          edition = \"2021\"\n\
          publish = false\n\
          \n\
+         [features]\n\
+         # k8s-openapi needs exactly one Kubernetes version feature in a build. `latest` makes\n\
+         # `cargo build` here work; a binary that enables its own version (e.g. `v1_35`) depends\n\
+         # on this crate with `default-features = false`.\n\
+         default = [\"k8s-openapi/latest\"]\n\
+         \n\
          [dependencies]\n\
+         # With a `path`, cargo builds the runtime from there; `cargo publish` keeps the version.\n\
          informer-runtime = {runtime}\n\
-         k8s-openapi = {{ version = \"0.29\", default-features = false, features = [\"std\"] }}\n\
-         serde = {{ version = \"1\", features = [\"derive\"] }}\n\
-         serde_json = \"1\"\n"
+         k8s-openapi = {{ version = \"0.29\", default-features = false, features = [\"std\"] }}\n"
     )
 }
 
@@ -696,7 +732,10 @@ mod tests {
         std::fs::write(checkout.join("Cargo.toml"), "[package]\n").unwrap();
         let version = format!("{:?}", env!("CARGO_PKG_VERSION"));
         let dep = runtime_dep_from(&checkout, None);
-        assert!(dep.starts_with("{ path = "), "{dep}");
+        assert!(
+            dep.starts_with(&format!("{{ version = {version}, path = ")),
+            "{dep}"
+        );
         assert!(dep.contains("checkout"), "{dep}");
         // Installed from crates.io (or git): the sources sit in cargo's home.
         let cargo_home = dir.path().join("cargo");

@@ -20,8 +20,9 @@ use crate::emit::{self, EmitOptions, GeneratedFiles, Layout, Target};
 use crate::model::{escape_ident, is_snake_case_ident, Api, GroupAccessorError, ResourceDef};
 use crate::read::{self, table};
 
-/// Why [`Config::generate`] failed.
-#[derive(Debug, thiserror::Error)]
+/// Why [`Config::generate`] failed. Its `Debug` form is its message, so that a build script
+/// whose `main` returns it prints what went wrong and what to do, not a struct.
+#[derive(thiserror::Error)]
 pub enum GenerateError {
     /// An input could not be read.
     #[error(transparent)]
@@ -50,6 +51,12 @@ pub enum GenerateError {
     /// Generated CRD type modules and informer group modules would share a name.
     #[error("{0}")]
     CrdModuleClash(String),
+    /// The CRD inputs hold no CustomResourceDefinition (empty directories).
+    #[error(
+        "no CustomResourceDefinition in {0}: put CRD manifests (.yaml, .yml or .json) there, \
+         or give the path of one"
+    )]
+    NoCrds(String),
     /// No output directory: neither `out_dir` nor `OUT_DIR` is set.
     #[error("no output directory: call `out_dir(..)` or run from a build script (OUT_DIR unset)")]
     NoOutDir,
@@ -67,6 +74,12 @@ pub enum GenerateError {
         /// Its value.
         value: String,
     },
+}
+
+impl std::fmt::Debug for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 impl From<crate::read::crd::CrdError> for GenerateError {
@@ -249,8 +262,9 @@ impl Config {
     /// JSON manifest (multi-document is fine) or a directory of them; repeatable. The output
     /// holds typed resources (`cert_manager_io::v1::Certificate`) next to their informers,
     /// listers and a `SharedInformerFactory`; include it at the crate root (or in the module
-    /// named by [`Config::factory_module`]), in a crate with `serde` (with `derive`) and
-    /// `serde_json` as dependencies.
+    /// named by [`Config::factory_module`]), in a crate that depends on informer-runtime and
+    /// k8s-openapi: generated code reaches serde and serde_json through the runtime (at
+    /// [`Config::runtime_path`]).
     pub fn crd(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.crds.push(path.into());
         self
@@ -292,6 +306,19 @@ impl Config {
     ) -> Result<(GeneratedFiles, Vec<PathBuf>), GenerateError> {
         let base = self.self_path()?;
         let (model, files) = crate::read::crd::read_sources(&self.crds, &self.crd_texts)?;
+        if model.modules.is_empty() {
+            let inputs: Vec<String> = self
+                .crds
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .chain(
+                    self.crd_texts
+                        .iter()
+                        .map(|(name, _)| format!("`{}`", name.display())),
+                )
+                .collect();
+            return Err(GenerateError::NoCrds(inputs.join(", ")));
+        }
         let defs = model.resource_defs();
         let description = "CustomResourceDefinitions";
         // The types modules sit next to the informer modules: derived group names avoid them.
@@ -484,6 +511,39 @@ mod tests {
         assert!(text.contains("pub mod apps {"));
         assert!(!text.contains("pub mod rbac_authorization {"));
         assert!(!text.contains("pub mod batch {"));
+    }
+
+    #[test]
+    fn errors_debug_print_as_their_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("crds");
+        let err = Config::new()
+            .out_dir(dir.path())
+            .emit_cargo_directives(false)
+            .crd(&missing)
+            .generate()
+            .unwrap_err();
+        // What `fn main() -> Result<(), Box<dyn Error>>` prints for a build script.
+        let printed = format!("{:?}", Box::<dyn std::error::Error>::from(err));
+        assert!(
+            printed.starts_with(&missing.display().to_string()),
+            "{printed}"
+        );
+        assert!(printed.contains("check the path"), "{printed}");
+
+        std::fs::create_dir(&missing).unwrap();
+        let err = Config::new()
+            .out_dir(dir.path())
+            .emit_cargo_directives(false)
+            .crd(&missing)
+            .generate()
+            .unwrap_err();
+        assert!(matches!(err, GenerateError::NoCrds(_)), "{err}");
+        assert!(
+            format!("{err:?}").contains("no CustomResourceDefinition in `"),
+            "{err:?}"
+        );
+        assert!(!dir.path().join("informers.rs").exists());
     }
 
     #[test]

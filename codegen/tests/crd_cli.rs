@@ -1,9 +1,12 @@
 //! `informer-gen crd`: a module tree, a complete crate, both compiled as a user would, and bad
 //! input that writes nothing.
 
+mod user_crate;
+
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -172,8 +175,12 @@ fn crate_out_writes_a_complete_crate() {
         ),
         "{manifest}"
     );
-    assert!(manifest.contains("serde = {"), "{manifest}");
-    assert!(manifest.contains("serde_json"), "{manifest}");
+    // Generated code reaches serde and serde_json through the runtime.
+    assert!(!manifest.contains("serde"), "{manifest}");
+    assert!(
+        manifest.contains("default = [\"k8s-openapi/latest\"]"),
+        "{manifest}"
+    );
     // The tree of `--out`, rooted at the crate root.
     let lib = std::fs::read_to_string(out.join("src/lib.rs")).unwrap();
     let file = syn::parse_file(&lib).unwrap();
@@ -342,17 +349,13 @@ fn bad_names_are_one_error_line_and_write_nothing() {
 /// What a user's crate does with the output: the tree `--out src/crds` writes (default module
 /// name, a renamed group, a shared CRD and the fixtures) declared as `pub mod crds;`, and a
 /// `--crate-out` crate as a dependency, compiled warning-free and with every public item
-/// documented. One `cargo check` for both, in the workspace's target directory, so the runtime
+/// documented, with no serde dependency (generated code uses the runtime's). One `cargo check`
+/// for both, in the workspace's target directory, so the runtime
 /// and its dependencies are built once for every run.
 #[test]
 fn out_tree_and_crate_out_compile_in_a_user_crate() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let workspace = workspace.canonicalize().unwrap();
-    // The binary is `<target dir>/<profile>/informer-gen`.
-    let target_dir = Path::new(env!("CARGO_BIN_EXE_informer-gen"))
-        .parent()
-        .and_then(Path::parent)
-        .unwrap();
+    let workspace = user_crate::workspace();
+    let target_dir = user_crate::target_dir();
     // A fixed place (not a temporary directory), so that later runs find the crate's own
     // fingerprints and only recheck what changed.
     let krate = target_dir.join("informer-gen-tree-check");
@@ -390,8 +393,6 @@ fn out_tree_and_crate_out_compile_in_a_user_crate() {
              [dependencies]\n\
              informer-runtime = {{ path = {:?} }}\n\
              k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\n\
-             serde_json = \"1\"\n\
              widgets = {{ path = \"widgets\" }}\n\
              \n\
              # Its own workspace, wherever the target directory is.\n\
@@ -428,39 +429,112 @@ pub fn use_generated(client: informer_runtime::Client) -> usize {
 "#,
     )
     .unwrap();
-    // Pinned to the versions the workspace builds with (no index update; shared artifacts).
-    std::fs::copy(workspace.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
-
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut check = Command::new(cargo);
-    check
-        .arg("check")
-        .arg("--manifest-path")
-        .arg(krate.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", target_dir);
-    // What cargo sets for this test process is no setting of the user's: build scripts that
-    // watch such variables (ring watches CARGO_MANIFEST_DIR) would otherwise rerun, and their
-    // dependents rebuild, whenever this test and a plain cargo command take turns.
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if [
-            "CARGO_MANIFEST_",
-            "CARGO_PKG_",
-            "CARGO_BIN_",
-            "CARGO_CRATE_NAME",
-            "CARGO_PRIMARY_PACKAGE",
-            "CARGO_TARGET_TMPDIR",
-            "CARGO_RUSTC_CURRENT_DIR",
-        ]
-        .iter()
-        .any(|prefix| name.starts_with(prefix))
-        {
-            check.env_remove(&*name);
-        }
-    }
-    let result = check.output().unwrap();
+    let result = user_crate::cargo(&krate, &["check"]);
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
     // `#![deny(warnings)]` covers the tree; the generated crate's warnings are only printed.
     assert!(!stderr.contains("`widgets` (lib) generated"), "{stderr}");
+}
+
+/// A crate from `--crate-out`, built as it is: plain `cargo build` in it, outside any
+/// workspace, with the runtime from the path its Cargo.toml names and k8s-openapi's version
+/// from its default feature. Its CRDs have free-form fields (`serde_json::Value`).
+#[test]
+fn a_crate_out_crate_builds_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("widgets");
+    let environment_configs = user_crate::workspace()
+        .join("../shared/crds/crossplane__environmentconfigs.apiextensions.crossplane.io.yaml");
+    let stdout = success(&informer_gen(&[
+        "crd",
+        fixture("crd-golden").to_str().unwrap(),
+        environment_configs.to_str().unwrap(),
+        "--crate-out",
+        out.to_str().unwrap(),
+        "--crate-name",
+        "widgets",
+    ]));
+    assert!(stdout.contains(" from 3 manifests\n"), "{stdout}");
+    assert!(stdout.contains("`cargo build`"), "{stdout}");
+    assert!(stdout.contains("default-features = false"), "{stdout}");
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "informer-runtime = {{ version = {:?}, path = ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{manifest}"
+    );
+    let stderr = user_crate::succeeded(&user_crate::cargo(&out, &["build"]));
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+#[test]
+fn standard_input_counts_as_a_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crds");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_informer-gen"))
+        .args(["crd", "-", "--out", out.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let manifest = std::fs::read(fixture("crd-golden/widgets.yaml")).unwrap();
+    child.stdin.take().unwrap().write_all(&manifest).unwrap();
+    let stdout = success(&child.wait_with_output().unwrap());
+    assert!(stdout.contains(" from 1 manifest;"), "{stdout}");
+}
+
+/// The mistakes a new user makes first: each is one line on standard error that says what is
+/// wrong and what to do, never a `Debug` dump.
+#[test]
+fn common_mistakes_are_one_sentence_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crds");
+    let out = out.to_str().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let missing = fixture("crd-bad/missing.yaml");
+    let no_crd = fixture("crd-bad/no-crd.yaml");
+    let not_yaml = fixture("crd-bad/not-yaml.yaml");
+    let cases: [(Vec<&str>, &str); 5] = [
+        (
+            vec!["crd", missing.to_str().unwrap(), "--out", out],
+            "missing.yaml: cannot read it: ",
+        ),
+        (
+            vec!["crd", no_crd.to_str().unwrap(), "--out", out],
+            "no CustomResourceDefinition in this file",
+        ),
+        (
+            vec!["crd", not_yaml.to_str().unwrap(), "--out", out],
+            "not valid YAML or JSON: ",
+        ),
+        (
+            vec!["crd", empty.to_str().unwrap(), "--out", out],
+            "no CustomResourceDefinition in `",
+        ),
+        (vec!["crd", "--outt", out], "unexpected argument '--outt'"),
+    ];
+    let fixes = [
+        "check the path",
+        "`kubectl get crd <NAME> -o yaml`",
+        "at line 2 column 7",
+        "put CRD manifests (.yaml, .yml or .json) there",
+        "a similar argument exists: '--out'",
+    ];
+    for ((args, what), fix) in cases.iter().zip(fixes) {
+        let result = informer_gen(args);
+        assert_eq!(result.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("informer-gen: error: "), "{stderr}");
+        assert!(stderr.contains(what), "{args:?}: {stderr}");
+        assert!(stderr.contains(fix), "{args:?}: {stderr}");
+        for debug in ["CrdError {", "Os {", "code: "] {
+            assert!(!stderr.contains(debug), "{stderr}");
+        }
+        assert!(!Path::new(out).exists());
+    }
 }

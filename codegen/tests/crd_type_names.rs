@@ -1,13 +1,17 @@
-//! CRD type names a user can find: a type shared by several kinds (or repeated inside one) is
-//! reachable under a name derived from every kind and place that has it, and enum values that
-//! differ only in case get variants named by their case. Checked on a small fixture shaped like
-//! Istio's and Kyverno's CRDs, and on the real CRDs of the shared corpus (`../shared/crds`).
+//! CRD type names a user can find: every place of every kind that holds an object or an enum
+//! has a type named `<Kind><Path>` (the type itself or an alias of it), a type shared by several
+//! kinds (or repeated inside one) is defined under the name of the place closest to a root,
+//! and enum values that differ only in case get variants named by their case. Checked on small
+//! fixtures shaped like Istio's, Kyverno's and External Secrets' CRDs, and on the real CRDs of
+//! the shared corpus (`../shared/crds`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use informer_gen::emit::types::render_crd_types;
-use informer_gen::model::schema::{kind_ident, CrdModel, FieldType, GroupVersionModule, TypeDef};
+use informer_gen::model::schema::{
+    kind_ident, type_ident_part, CrdModel, FieldType, GroupVersionModule, StructDef, TypeDef,
+};
 use informer_gen::read::crd::read_paths;
 
 fn edge(name: &str) -> PathBuf {
@@ -49,6 +53,36 @@ fn shared_and_repeated_types_have_names_of_each_kind_and_place() {
         .contains("pub r#match: ::std::option::Option<ClusterPolicySpecRulesMatch>,"));
     assert!(code.contains("pub type PolicySpec = ClusterPolicySpec;"));
     assert!(code.contains("pub type PolicySpecRules = ClusterPolicySpecRules;"));
+    // Repetitions inside one kind are named at every place, nested places included.
+    assert!(code.contains("pub type PolicySpecRulesMatch = ClusterPolicySpecRulesExclude;"));
+    // Istio: a route's destination is the mirror's type (the same schema), and Sidecar's egress
+    // proxy too; each place has its name, and the field shows the name of its place.
+    for alias in [
+        "pub type VirtualServiceSpecHttpRouteDestination = VirtualServiceSpecHttpMirror;",
+        "pub type VirtualServiceSpecHttpRouteDestinationPort = VirtualServiceSpecHttpMirrorPort;",
+        "pub type SidecarSpecOutboundTrafficPolicyEgressProxy = VirtualServiceSpecHttpMirror;",
+        // The traffic policy at the top of the spec owns the one of the subsets.
+        "pub type DestinationRuleSpecSubsetsTrafficPolicy = DestinationRuleSpecTrafficPolicy;",
+    ] {
+        assert!(code.contains(alias), "missing `{alias}`");
+    }
+    // Compared without whitespace: the formatter breaks long lines (with a trailing comma).
+    let squeezed = |text: &str| {
+        text.split_whitespace()
+            .collect::<String>()
+            .replace(",>", ">")
+    };
+    assert!(
+        squeezed(struct_text(&code, "VirtualServiceSpecHttpRoute")).contains(&squeezed(
+            "pub destination: ::std::option::Option<VirtualServiceSpecHttpRouteDestination>,"
+        ))
+    );
+    assert!(
+        squeezed(struct_text(&code, "DestinationRuleSpecTrafficPolicy")).contains(&squeezed(
+            "pub load_balancer: ::std::option::Option<DestinationRuleSpecTrafficPolicyLoadBalancer>,"
+        ))
+    );
+    struct_text(&code, "DestinationRuleSpecTrafficPolicyLoadBalancer");
     // Kyverno's `audit`/`Audit`.
     for (variant, wire) in [
         ("AuditLowercase", "audit"),
@@ -62,6 +96,25 @@ fn shared_and_repeated_types_have_names_of_each_kind_and_place() {
         );
     }
     assert!(!code.contains("Audit2"), "{code}");
+}
+
+#[test]
+fn a_kind_owns_the_types_of_its_own_spec_when_another_kind_embeds_it() {
+    // ClusterExternalSecret comes first in the file but embeds ExternalSecret's spec deeper.
+    let (model, _) = read_paths(&[edge("secrets.example.io.yaml")]).unwrap();
+    let code = render_crd_types(&model).unwrap();
+    for expected in [
+        "pub struct ExternalSecretSpec {",
+        "pub struct ExternalSecretSpecSecretStoreRef {",
+        "pub enum ExternalSecretSpecSecretStoreRefKind {",
+        "pub type ClusterExternalSecretSpecExternalSecretSpec = ExternalSecretSpec;",
+        "pub type ClusterExternalSecretSpecExternalSecretSpecSecretStoreRef = \
+         ExternalSecretSpecSecretStoreRef;",
+    ] {
+        assert!(code.contains(expected), "missing `{expected}`\n{code}");
+    }
+    assert!(struct_text(&code, "ExternalSecret")
+        .contains("pub spec: ::std::option::Option<ExternalSecretSpec>,"));
 }
 
 #[test]
@@ -152,4 +205,83 @@ fn alias_targets(module: &GroupVersionModule) -> BTreeMap<&str, &str> {
             _ => None,
         })
         .collect()
+}
+
+/// Checks that every place of every kind that holds an object or an enum (through arrays and
+/// maps) is named `<Kind><Path>`, a struct, an enum or an alias of the very type its field
+/// has; returns how many places were checked.
+fn every_place_has_its_kind_and_path_name(model: &CrdModel) -> usize {
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for module in &model.modules {
+        let mut target_of: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut structs: BTreeMap<&str, &StructDef> = BTreeMap::new();
+        for ty in &module.types {
+            match ty {
+                TypeDef::Struct(s) => {
+                    target_of.insert(&s.name, &s.name);
+                    structs.insert(&s.name, s);
+                }
+                TypeDef::Enum(e) => {
+                    target_of.insert(&e.name, &e.name);
+                }
+                TypeDef::Alias(a) => {
+                    target_of.insert(&a.name, &a.target);
+                }
+            }
+        }
+        let mut todo: Vec<(&StructDef, String)> = module
+            .resources
+            .iter()
+            .map(|r| (&r.root, kind_ident(&r.def.kind)))
+            .collect();
+        while let Some((def, name)) = todo.pop() {
+            let fields = def
+                .fields
+                .iter()
+                .map(|f| (&f.ty, type_ident_part(&f.wire_name)));
+            let rest = def.rest.iter().map(|(_, ty)| (ty, "Rest".to_owned()));
+            for (ty, part) in fields.chain(rest) {
+                let mut ty = ty;
+                while let FieldType::Array(inner) | FieldType::Map(inner) = ty {
+                    ty = inner;
+                }
+                let FieldType::Named(shown) = ty else {
+                    continue;
+                };
+                checked += 1;
+                let expected = format!("{name}{part}");
+                let actual = target_of.get(shown.as_str()).copied();
+                if actual.is_none() || target_of.get(expected.as_str()).copied() != actual {
+                    missing.push(format!(
+                        "{}/{}: `{expected}` (the field shows `{shown}`)",
+                        module.group, module.version
+                    ));
+                }
+                if let Some(def) = actual.and_then(|a| structs.get(a)) {
+                    todo.push((def, expected));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} of {checked} places have no `<Kind><Path>` name of their type:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+    checked
+}
+
+#[test]
+fn every_place_of_the_corpus_is_named_after_its_kind_and_path() {
+    let (model, _) = read_paths(&[corpus()]).unwrap();
+    let checked = every_place_has_its_kind_and_path_name(&model);
+    assert!(checked > 5_000, "{checked}");
+}
+
+#[test]
+fn every_place_of_the_edge_fixtures_is_named_after_its_kind_and_path() {
+    let (model, _) = read_paths(&[edge("")]).unwrap();
+    every_place_has_its_kind_and_path_name(&model);
 }

@@ -5,9 +5,12 @@
 //! cut, and a UTF-8 body serde_json reads as a list that the decoder refuses or reads otherwise,
 //! with `metadata.managedFields` kept or cut out before parsing (then every other byte must
 //! decode as serde_json reads it), and a projection's `ViewMeta` that reads otherwise than the
-//! `ObjectMeta` of the same items.
+//! `ObjectMeta` of the same items. Within size limits the input draws from its hash (an item
+//! limit up to its length, a body limit of its length or one byte less), a body decodes as
+//! without them or fails for being too large, whatever the cuts, and only a body over its
+//! limit fails for that.
 
-use informer_runtime::client::fuzz::list_body;
+use informer_runtime::client::fuzz::{list_body, Limits};
 use informer_runtime::error::ErrorKind;
 use informer_runtime::labels::CompactLabels;
 use informer_runtime::metadata::{PartialObjectMeta, Untyped};
@@ -49,14 +52,11 @@ fn run_as(data: &[u8], omit: bool) {
     runtime::block_on(async {
         let mut first: Option<(&str, Result<ObjectList<Value>, Error>)> = None;
         for feed in split::feeds(data) {
-            let got = list_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit)
-                .await
-                .map(|mut list| {
-                    list.items
-                        .iter_mut()
-                        .for_each(|item| comparable(item, omit));
-                    list
-                });
+            let got = comparable_list(
+                list_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit, Limits::NONE)
+                    .await,
+                omit,
+            );
             assert_no_task_failure(&got);
             match &first {
                 None => first = Some((feed.name, got)),
@@ -92,9 +92,12 @@ fn run_as(data: &[u8], omit: bool) {
                 "metadata differs from serde_json's"
             );
         }
-        let pods = list_body::<Pod>([data], 4096, omit).await;
+        if let Some((_, unlimited)) = &first {
+            within_limits(data, omit, unlimited).await;
+        }
+        let pods = list_body::<Pod>([data], 4096, omit, Limits::NONE).await;
         assert_no_task_failure(&pods);
-        let lean = list_body::<LeanPod>([data], 4096, omit).await;
+        let lean = list_body::<LeanPod>([data], 4096, omit, Limits::NONE).await;
         assert_no_task_failure(&lean);
         // Either may refuse a body the other reads (k8s-openapi checks apiVersion and kind,
         // serde's derive refuses a repeated field); what both read must agree.
@@ -121,9 +124,74 @@ fn run_as(data: &[u8], omit: bool) {
                 assert_eq!(view.metadata, want, "ViewMeta against the Pod's ObjectMeta");
             }
         }
-        assert_no_task_failure(&list_body::<DynamicObject>([data], 4096, omit).await);
-        assert_no_task_failure(&list_body::<PartialObjectMeta<Untyped>>([data], 4096, omit).await);
+        assert_no_task_failure(&list_body::<DynamicObject>([data], 4096, omit, Limits::NONE).await);
+        assert_no_task_failure(
+            &list_body::<PartialObjectMeta<Untyped>>([data], 4096, omit, Limits::NONE).await,
+        );
     });
+}
+
+/// `list` with every item as compared when `omit`.
+fn comparable_list(
+    list: Result<ObjectList<Value>, Error>,
+    omit: bool,
+) -> Result<ObjectList<Value>, Error> {
+    list.map(|mut list| {
+        list.items
+            .iter_mut()
+            .for_each(|item| comparable(item, omit));
+        list
+    })
+}
+
+/// The body under the limits its hash draws, against `unlimited`, what it decodes to without.
+async fn within_limits(data: &[u8], omit: bool, unlimited: &Result<ObjectList<Value>, Error>) {
+    let hash = split::fnv1a(data);
+    let len = data.len() as u64;
+    let object = Limits {
+        object: (hash % (len + 1)) as usize,
+        body: u64::MAX,
+    };
+    let mut first: Option<(&str, Result<ObjectList<Value>, Error>)> = None;
+    for feed in split::feeds(data) {
+        let got = comparable_list(
+            list_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit, object).await,
+            omit,
+        );
+        assert_no_task_failure(&got);
+        match (unlimited, &got) {
+            (Ok(want), Ok(got)) => {
+                assert_eq!(want, got, "fed {}, a limit changed the list", feed.name)
+            }
+            (Err(_), Err(_)) => {}
+            (Err(e), Ok(_)) => panic!(
+                "fed {}, the body fails without limits ({e}), decodes within {object:?}",
+                feed.name
+            ),
+            (Ok(_), Err(e)) => assert_eq!(
+                e.kind(),
+                Some(ErrorKind::TooLarge),
+                "fed {}, the body decodes without limits and fails within {object:?}: {e}",
+                feed.name
+            ),
+        }
+        match &first {
+            None => first = Some((feed.name, got)),
+            Some((name, want)) => same_result(name, want, feed.name, &got),
+        }
+    }
+    let body = len.saturating_sub(hash >> 63);
+    let limits = Limits {
+        object: usize::MAX,
+        body,
+    };
+    let got = comparable_list(list_body::<Value>([data], 4096, omit, limits).await, omit);
+    assert_no_task_failure(&got);
+    if len > body {
+        assert!(got.is_err(), "a body of {len} bytes decodes within {body}");
+    } else {
+        same_result("without limits", unlimited, "within a body limit", &got);
+    }
 }
 
 /// `item` as compared when `omit`: without `metadata.managedFields` on either side, since the

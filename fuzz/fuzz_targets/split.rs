@@ -45,8 +45,8 @@ pub fn feeds(data: &[u8]) -> [Feed<'_>; 3] {
     ]
 }
 
-/// The 64-bit FNV-1a hash.
-fn fnv1a(data: &[u8]) -> u64 {
+/// The 64-bit FNV-1a hash: what an input draws its cuts and limits from.
+pub fn fnv1a(data: &[u8]) -> u64 {
     data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

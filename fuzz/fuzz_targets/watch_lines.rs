@@ -4,8 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 
-mod watch_lines_input;
 mod runtime;
 mod split;
+mod watch_lines_input;
 
 fuzz_target!(|data: &[u8]| watch_lines_input::run(data));

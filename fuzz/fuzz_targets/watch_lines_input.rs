@@ -4,7 +4,9 @@
 //! Errors are fine; panics are bugs, and so are: events that depend on where the stream was
 //! cut, and an ADDED, MODIFIED or DELETED line in UTF-8 that serde_json reads and the decoder
 //! refuses or reads otherwise, with the object's `metadata.managedFields` kept or cut out
-//! before parsing.
+//! before parsing. Within a line limit the input draws from its hash (up to its length), the
+//! events are those before the first line over it, then an error for that line, whatever the
+//! cuts (unless an earlier line fails to decode).
 
 use informer_runtime::client::fuzz::watch_body;
 use informer_runtime::error::ErrorKind;
@@ -22,7 +24,8 @@ struct Reference {
     object: Value,
 }
 
-type Events = Vec<Result<WatchEvent<Value>, Error>>;
+type Event = Result<WatchEvent<Value>, Error>;
+type Events = Vec<Event>;
 
 /// Runs `data` as a watch body through the decoder, fed whole, byte by byte and in hashed
 /// chunks, into JSON values and into typed objects.
@@ -36,14 +39,11 @@ fn run_as(data: &[u8], omit: bool) {
     runtime::block_on(async {
         let mut first: Option<(&str, Events)> = None;
         for feed in split::feeds(data) {
-            let mut got = watch_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit).await;
-            for event in got.iter_mut().flatten() {
-                if let WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) =
-                    event
-                {
-                    comparable(o, omit);
-                }
-            }
+            let max_line = usize::MAX;
+            let got = comparable_events(
+                watch_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit, max_line).await,
+                omit,
+            );
             check_events(&got);
             match &first {
                 None => first = Some((feed.name, got)),
@@ -52,10 +52,65 @@ fn run_as(data: &[u8], omit: bool) {
         }
         if let Some((_, events)) = &first {
             against_serde_json(data, events, omit);
+            within_line_limit(data, omit, events).await;
         }
-        check_events(&watch_body::<Pod>([data], 2, omit).await);
-        check_events(&watch_body::<DynamicObject>([data], 2, omit).await);
+        check_events(&watch_body::<Pod>([data], 2, omit, usize::MAX).await);
+        check_events(&watch_body::<DynamicObject>([data], 2, omit, usize::MAX).await);
     });
+}
+
+/// `events` with every object as compared when `omit`.
+fn comparable_events(mut events: Events, omit: bool) -> Events {
+    for event in events.iter_mut().flatten() {
+        if let WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) = event {
+            comparable(o, omit);
+        }
+    }
+    events
+}
+
+/// The stream under the line limit its hash draws, against `unlimited`, its events without.
+async fn within_line_limit(data: &[u8], omit: bool, unlimited: &Events) {
+    let max_line = (split::fnv1a(data) % (data.len() as u64 + 1)) as usize;
+    let before_long = data
+        .split(|&b| b == b'\n')
+        .take_while(|line| line.len() <= max_line)
+        .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+        .count();
+    let long = data
+        .split(|&b| b == b'\n')
+        .any(|line| line.len() > max_line);
+    let earlier_failure = unlimited.iter().take(before_long).any(Result::is_err);
+    for feed in split::feeds(data) {
+        let got = comparable_events(
+            watch_body::<Value>(feed.chunks.iter().copied(), feed.batch, omit, max_line).await,
+            omit,
+        );
+        check_events(&got);
+        if !long || earlier_failure {
+            same_events("without a limit", unlimited, feed.name, &got);
+            continue;
+        }
+        let (events, last) = got.split_at(got.len().saturating_sub(1));
+        same_events(
+            "without a limit",
+            &unlimited[..before_long],
+            feed.name,
+            events,
+        );
+        match last {
+            [Err(e)] => assert_eq!(
+                e.kind(),
+                Some(ErrorKind::TooLarge),
+                "fed {}: {e}",
+                feed.name
+            ),
+            other => panic!(
+                "fed {}, a line over {max_line} bytes gave {other:?}",
+                feed.name
+            ),
+        }
+    }
 }
 
 /// `object` as compared when `omit`: without `metadata.managedFields` on either side, since
@@ -80,8 +135,8 @@ fn check_events<T>(events: &[Result<WatchEvent<T>, Error>]) {
 }
 
 /// Two feeds of one stream give the same events and the same error.
-fn same_events(a: &str, want: &Events, b: &str, got: &Events) {
-    let text = |events: &Events| -> Vec<Result<WatchEvent<Value>, String>> {
+fn same_events(a: &str, want: &[Event], b: &str, got: &[Event]) {
+    let text = |events: &[Event]| -> Vec<Result<WatchEvent<Value>, String>> {
         events
             .iter()
             .map(|e| e.as_ref().cloned().map_err(ToString::to_string))

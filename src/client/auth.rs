@@ -15,8 +15,10 @@ use rustls::crypto::CryptoProvider;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use serde::Deserialize;
+use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::config::{AuthConfig, Config, ExecConfig};
+use super::kubeconfig::without_values;
 use super::tls::IdentitySlot;
 use crate::error::{ConfigErrorKind, Error};
 
@@ -26,8 +28,18 @@ const TOKEN_FILE_MAX_AGE: Duration = Duration::from_secs(60);
 /// How long an exec plugin may run before it is killed.
 const EXEC_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// How much of an exec plugin's stderr an error quotes.
-const EXEC_STDERR_BYTES: usize = 500;
+/// The most an exec plugin may print on stdout. An `ExecCredential`, even with a client
+/// certificate chain, takes a few KiB; a plugin printing more is broken or hostile, and its
+/// output is not held in memory.
+const EXEC_STDOUT_LIMIT: usize = 1 << 20;
+
+/// How much of an exec plugin's stderr is kept to quote from; the rest is read and dropped,
+/// so a chatty plugin neither blocks on a full pipe nor fills memory.
+const EXEC_STDERR_KEEP: usize = 4096;
+
+/// How many characters of the first line of a failed plugin's stderr its error quotes. Only
+/// that line: plugins print usage and debug output there, which may hold their arguments.
+const EXEC_STDERR_LINE: usize = 200;
 
 /// Produces the `Authorization` header of each request.
 pub(crate) struct Authenticator {
@@ -298,29 +310,35 @@ impl ExecAuth {
             .stderr(Stdio::piped())
             .kill_on_drop(true);
         tracing::debug!(command = %c.command, "running exec credential plugin");
-        let output = match tokio::time::timeout(EXEC_TIMEOUT, cmd.output()).await {
-            Err(_) => return Err(self.error(format!("did not finish within {EXEC_TIMEOUT:?}"))),
-            Ok(Err(e)) => {
-                let hint = c
-                    .install_hint
-                    .as_deref()
-                    .map(|h| format!("; {h}"))
-                    .unwrap_or_default();
-                return Err(self.error(format!("cannot run: {e}{hint}")));
-            }
-            Ok(Ok(output)) => output,
-        };
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let stderr = stderr.trim();
-            let mut end = stderr.len().min(EXEC_STDERR_BYTES);
-            while !stderr.is_char_boundary(end) {
-                end -= 1;
-            }
-            return Err(self.error(format!("{}: {}", output.status, &stderr[..end])));
+        let mut child = cmd.spawn().map_err(|e| {
+            let hint = c
+                .install_hint
+                .as_deref()
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            self.error(format!("cannot run: {e}{hint}"))
+        })?;
+        // On an error or the timeout the child is dropped, and so killed (`kill_on_drop`).
+        let (status, stdout, stderr) =
+            match tokio::time::timeout(EXEC_TIMEOUT, collect(&mut child)).await {
+                Err(_) => return Err(self.error(format!("did not finish within {EXEC_TIMEOUT:?}"))),
+                Ok(Err(message)) => return Err(self.error(message)),
+                Ok(Ok(collected)) => collected,
+            };
+        if !status.success() {
+            let line = first_line(&stderr);
+            return Err(self.error(if line.is_empty() {
+                status.to_string()
+            } else {
+                format!("{status}: {line}")
+            }));
         }
-        let cred: ExecCredential = serde_json::from_slice(&output.stdout)
-            .map_err(|e| self.error(format!("cannot decode its ExecCredential output: {e}")))?;
+        let cred: ExecCredential = serde_json::from_slice(&stdout).map_err(|e| {
+            self.error(format!(
+                "cannot decode its ExecCredential output: {}",
+                without_values(&e.to_string())
+            ))
+        })?;
         if cred.kind.as_deref().is_some_and(|k| k != "ExecCredential") {
             return Err(self.error(format!("printed kind {:?}, not ExecCredential", cred.kind)));
         }
@@ -366,4 +384,64 @@ impl ExecAuth {
             expires: status.expiration_timestamp.map(|t| t.0.as_millisecond()),
         })
     }
+}
+
+/// A running plugin's exit status, stdout (at most [`EXEC_STDOUT_LIMIT`] bytes, else an
+/// error) and the head of its stderr.
+async fn collect(
+    child: &mut tokio::process::Child,
+) -> Result<(std::process::ExitStatus, Vec<u8>, Vec<u8>), String> {
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err("cannot read its output: no pipe".to_owned());
+    };
+    let out = async {
+        let mut buf = Vec::new();
+        let limit = u64::try_from(EXEC_STDOUT_LIMIT).unwrap_or(u64::MAX);
+        stdout
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut buf)
+            .await
+            .map_err(|e| format!("cannot read its stdout: {e}"))?;
+        if buf.len() > EXEC_STDOUT_LIMIT {
+            return Err(format!(
+                "printed more than {EXEC_STDOUT_LIMIT} bytes on stdout, far more than an \
+                 ExecCredential takes"
+            ));
+        }
+        Ok(buf)
+    };
+    let (stdout, stderr) = tokio::try_join!(out, head(stderr))?;
+    let status = child
+        .wait()
+        .await
+        .map_err(|e| format!("cannot wait for it: {e}"))?;
+    Ok((status, stdout, stderr))
+}
+
+/// The first [`EXEC_STDERR_KEEP`] bytes of `pipe`, read to its end.
+async fn head(mut pipe: impl AsyncRead + Unpin) -> Result<Vec<u8>, String> {
+    let mut kept = Vec::new();
+    let mut chunk = [0u8; 8192];
+    // A read error ends stderr early; what it held is only ever quoted.
+    while let Ok(n @ 1..) = pipe.read(&mut chunk).await {
+        let room = EXEC_STDERR_KEEP.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..n.min(room)]);
+    }
+    Ok(kept)
+}
+
+/// The first non-empty line of a plugin's stderr, cut to [`EXEC_STDERR_LINE`] characters.
+fn first_line(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default();
+    if line.chars().count() <= EXEC_STDERR_LINE {
+        return line.to_owned();
+    }
+    let mut cut: String = line.chars().take(EXEC_STDERR_LINE).collect();
+    cut.push('…');
+    cut
 }

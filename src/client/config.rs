@@ -10,7 +10,10 @@ use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 use super::kubeconfig::{KubeConfigOptions, Kubeconfig, Selected, Sourced, UserEntry};
+use super::proxy::parse_proxy_url;
 use crate::error::{ConfigErrorKind, Error};
+
+pub use super::proxy::ProxyEnv;
 
 /// Where in-cluster pods find their service-account credentials.
 pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -20,6 +23,12 @@ const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The default longest pause between two chunks of a list response.
 pub(super) const DEFAULT_LIST_READ_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// [`Config::max_object_bytes`] unless set: client-go's streaming watch decoder's limit.
+pub(super) const DEFAULT_MAX_OBJECT_BYTES: usize = 16 << 20;
+
+/// [`Config::max_body_bytes`] unless set.
+pub(super) const DEFAULT_MAX_BODY_BYTES: u64 = 2 << 30;
 
 /// A client certificate and its private key, presented during the TLS handshake.
 pub struct Identity {
@@ -126,13 +135,26 @@ pub struct ExecConfig {
     pub origin: String,
 }
 
+/// What `Debug` shows of a plugin's arguments and environment, which often hold secrets
+/// (`--client-secret=…`): client-go's `ExecConfig.String` marker, and nothing of the values.
+const REDACTED: &str = "--- REDACTED ---";
+
 impl std::fmt::Debug for ExecConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let env_names: Vec<&str> = self.env.iter().map(|(n, _)| n.as_str()).collect();
+        let args: &[&str] = if self.args.is_empty() {
+            &[]
+        } else {
+            &[REDACTED]
+        };
+        let env: &[&str] = if self.env.is_empty() {
+            &[]
+        } else {
+            &[REDACTED]
+        };
         f.debug_struct("ExecConfig")
             .field("command", &self.command)
-            .field("args", &self.args)
-            .field("env (values redacted)", &env_names)
+            .field("args", &args)
+            .field("env", &env)
             .field("api_version", &self.api_version)
             .field("provide_cluster_info", &self.provide_cluster_info)
             .field("origin", &self.origin)
@@ -143,7 +165,9 @@ impl std::fmt::Debug for ExecConfig {
 /// Whom requests act as: the `Impersonate-*` headers (kubeconfig `as`, `as-uid`,
 /// `as-groups`, `as-user-extra`; kubectl's `--as`, `--as-uid`, `--as-group`).
 /// The user's own credentials must be allowed to `impersonate`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// `Debug` shows the keys of `extra` but not their values.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Impersonate {
     /// The user to act as (`Impersonate-User`). Required when anything else is set.
     pub user: Option<String>,
@@ -153,6 +177,22 @@ pub struct Impersonate {
     pub groups: Vec<String>,
     /// Extra user attributes (`Impersonate-Extra-<key>` headers, the key percent-encoded).
     pub extra: BTreeMap<String, Vec<String>>,
+}
+
+impl std::fmt::Debug for Impersonate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let extra: BTreeMap<&str, String> = self
+            .extra
+            .iter()
+            .map(|(k, v)| (k.as_str(), format!("{} value(s) redacted", v.len())))
+            .collect();
+        f.debug_struct("Impersonate")
+            .field("user", &self.user)
+            .field("uid", &self.uid)
+            .field("groups", &self.groups)
+            .field("extra", &extra)
+            .finish()
+    }
 }
 
 impl Impersonate {
@@ -175,13 +215,14 @@ pub struct Config {
     pub identity: Option<Identity>,
     /// Token, token file, basic or exec authentication.
     pub auth: AuthConfig,
-    /// Accept any server certificate. Only set when the kubeconfig asks for it.
+    /// Accept any server certificate. Only set when the kubeconfig asks for it. Not allowed
+    /// together with `root_certs`, as in client-go: [`Client::new`](super::Client::new) refuses.
     pub insecure_skip_tls_verify: bool,
     /// The name to verify the server certificate against and send as SNI, instead of the URL's host.
     pub tls_server_name: Option<String>,
     /// The proxy every request goes through (`http://`, `https://`; kubeconfig `proxy-url`).
-    /// `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment, as kubectl does
-    /// (loopback addresses are never proxied).
+    /// `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment, by Go's rules as
+    /// kubectl reads them (see [`ProxyEnv`]; loopback addresses are never proxied).
     pub proxy_url: Option<String>,
     /// Act as another user.
     pub impersonate: Impersonate,
@@ -194,12 +235,25 @@ pub struct Config {
     pub connect_timeout: Duration,
     /// The longest pause between two chunks of a list response; watches have none.
     pub list_read_timeout: Option<Duration>,
+    /// The most bytes of one watch event (a line of a watch) or one list item the client
+    /// holds, counted after decompression; a larger one fails the watch or list with an
+    /// [`ErrorKind::TooLarge`](crate::error::ErrorKind::TooLarge) error naming the resource
+    /// and the limit (an informer relists). Default 16 MiB, the limit client-go's streaming
+    /// watch decoder puts on one event; etcd stores objects of at most 1.5 MiB by default.
+    pub max_object_bytes: usize,
+    /// The most bytes of one response body the client reads, counted after decompression:
+    /// the answer to a get or a write, a discovery document, one list (page); watches are
+    /// bounded per event only. Default 2 GiB, for lists: kube-apiserver may serve a list at
+    /// resourceVersion "0" whole from its watch cache, ignoring `limit`, and the 150,000 Pods
+    /// of the largest cluster Kubernetes supports take about 1.5 GiB of JSON. Gets and writes
+    /// answer one object and never come near it; lower it where memory is tight.
+    pub max_body_bytes: u64,
 }
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
-            .field("cluster_url", &self.cluster_url)
+            .field("cluster_url", &redact_userinfo(&self.cluster_url))
             .field(
                 "root_certs",
                 &self
@@ -217,6 +271,8 @@ impl std::fmt::Debug for Config {
             .field("default_namespace", &self.default_namespace)
             .field("connect_timeout", &self.connect_timeout)
             .field("list_read_timeout", &self.list_read_timeout)
+            .field("max_object_bytes", &self.max_object_bytes)
+            .field("max_body_bytes", &self.max_body_bytes)
             .finish()
     }
 }
@@ -237,6 +293,8 @@ impl Config {
             default_namespace: "default".to_owned(),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             list_read_timeout: Some(DEFAULT_LIST_READ_TIMEOUT),
+            max_object_bytes: DEFAULT_MAX_OBJECT_BYTES,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
         }
     }
 
@@ -370,37 +428,47 @@ fn kubeconfig_paths() -> Result<Option<Vec<PathBuf>>, Error> {
         .map(|p| vec![p]))
 }
 
-/// A proxy URL with any `user:password@` replaced, for `Debug` output.
-fn redact_userinfo(url: &str) -> String {
+/// A URL for `Debug` output and messages: any `user:password@` replaced by `redacted@`, and
+/// `<redacted>` for a string that is not a URL, as it may be anything (a secret in the wrong
+/// field, or credentials the URL parser could not find).
+pub(crate) fn redact_userinfo(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
-            // Setting credentials fails only for URLs that cannot have them, which these have.
-            let _ = u.set_username("redacted");
-            let _ = u.set_password(None);
+            if u.set_username("redacted").is_err() || u.set_password(None).is_err() {
+                return "<redacted>".to_owned();
+            }
             u.to_string()
         }
-        _ => url.to_owned(),
+        Ok(_) => url.to_owned(),
+        Err(_) => "<redacted>".to_owned(),
     }
 }
 
-/// A kubeconfig `proxy-url`: http or https (client-go also takes socks5, which this client
-/// does not speak).
-fn validate_proxy_url(url: &str) -> Result<String, (ConfigErrorKind, String)> {
-    let parsed = reqwest::Url::parse(url).map_err(|e| {
-        (
-            ConfigErrorKind::Invalid,
-            format!("invalid URL {url:?}: {e}"),
-        )
-    })?;
-    match parsed.scheme() {
-        "http" | "https" => Ok(url.to_owned()),
-        "socks5" | "socks5h" => Err((
+/// Why `insecure-skip-tls-verify` and a CA cannot both be set: client-go refuses the pair
+/// ("specifying a root certificates file with the insecure flag is not allowed").
+pub(super) const INSECURE_WITH_CA: &str =
+    "insecure-skip-tls-verify together with a certificate authority is not allowed (as in \
+     client-go): the server would not be verified against that CA; remove one of the two";
+
+/// The exec section's `interactiveMode`. A plugin never gets a terminal here (its stdin is
+/// empty), so `Always` cannot be honoured; `IfAvailable` and `Never` run it without one, as
+/// client-go does when stdin is not a terminal. Unset is taken as `IfAvailable`, client-go's
+/// default for v1beta1 (it requires the field for v1).
+fn check_interactive_mode(user: &Sourced<UserEntry>, mode: Option<&str>) -> Result<(), Error> {
+    const FIELD: &str = "user.exec.interactiveMode";
+    match mode.unwrap_or_default() {
+        "" | "IfAvailable" | "Never" => Ok(()),
+        "Always" => Err(user.error(
             ConfigErrorKind::Unsupported,
-            format!("{url:?}: SOCKS proxies are not supported; use an http or https proxy"),
+            FIELD,
+            "Always is not supported: this client never gives an exec plugin a terminal to \
+             ask for input; use IfAvailable or Never, and log in with the plugin beforehand",
         )),
-        other => Err((
+        // The value is not quoted: an unexpected string may be a secret in the wrong place.
+        _ => Err(user.error(
             ConfigErrorKind::Invalid,
-            format!("{url:?}: unknown proxy scheme {other:?} (expected http or https)"),
+            FIELD,
+            "not one of Never, IfAvailable or Always",
         )),
     }
 }
@@ -482,7 +550,20 @@ pub(crate) fn from_selected(selected: &Selected) -> Result<Config, Error> {
         return Err(cluster.error(
             ConfigErrorKind::Invalid,
             "cluster.server",
-            format!("invalid URL {server:?}: {e}"),
+            format!("not a URL: {e}"),
+        ));
+    }
+    let has_ca = [
+        &cluster.value.certificate_authority,
+        &cluster.value.certificate_authority_data,
+    ]
+    .iter()
+    .any(|f| f.as_deref().is_some_and(|v| !v.is_empty()));
+    if cluster.value.insecure_skip_tls_verify && has_ca {
+        return Err(cluster.error(
+            ConfigErrorKind::Invalid,
+            "cluster.insecure-skip-tls-verify",
+            INSECURE_WITH_CA,
         ));
     }
     let ca = data_or_file(
@@ -514,7 +595,8 @@ pub(crate) fn from_selected(selected: &Selected) -> Result<Config, Error> {
     config.proxy_url = match cluster.value.proxy_url.as_deref().filter(|p| !p.is_empty()) {
         None => None,
         Some(url) => Some(
-            validate_proxy_url(url)
+            parse_proxy_url(url)
+                .map(|_| url.to_owned())
                 .map_err(|(kind, e)| cluster.error(kind, "cluster.proxy-url", e))?,
         ),
     };
@@ -629,6 +711,7 @@ fn apply_user(config: &mut Config, user: &Sourced<UserEntry>) -> Result<(), Erro
                 format!("unsupported {api_version:?} (expected client.authentication.k8s.io/v1 or v1beta1)"),
             ));
         }
+        check_interactive_mode(user, exec.interactive_mode.as_deref())?;
         AuthConfig::Exec(ExecConfig {
             command: exec.command.clone(),
             args: exec.args.clone().unwrap_or_default(),

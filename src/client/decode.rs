@@ -20,6 +20,47 @@ const QUOTED_LINE_BYTES: usize = 200;
 /// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
 const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
 
+/// The most bytes of a top-level key of a list the scanner keeps: `metadata` with every
+/// character written as a `\uXXXX` escape is 48, and a longer key names no field of interest.
+const MAX_KEY_BYTES: usize = 64;
+
+/// Something in a response is larger than the client's limit for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Oversized {
+    /// What is too large, e.g. `a watch event`.
+    pub(crate) what: &'static str,
+    /// The limit, in bytes.
+    pub(crate) limit: u64,
+    /// The `Config` field that sets the limit.
+    pub(crate) setting: &'static str,
+}
+
+impl Oversized {
+    /// One watch line or list item over `limit`.
+    fn object(what: &'static str, limit: usize) -> Self {
+        Self {
+            what,
+            limit: u64::try_from(limit).unwrap_or(u64::MAX),
+            setting: "max_object_bytes",
+        }
+    }
+}
+
+/// Why a list body could not be scanned.
+#[derive(Debug)]
+pub(crate) enum ListError {
+    /// The body is not a JSON list object.
+    Json(serde_json::Error),
+    /// An item or the list's metadata is larger than the limit.
+    Oversized(Oversized),
+}
+
+impl From<serde_json::Error> for ListError {
+    fn from(e: serde_json::Error) -> Self {
+        ListError::Json(e)
+    }
+}
+
 /// What a finished capture of the list scanner holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Captured {
@@ -27,6 +68,17 @@ enum Captured {
     Metadata,
     /// One element of the list's `items` array.
     Item,
+}
+
+impl Captured {
+    /// The error for a capture of this kind over `limit` bytes.
+    fn oversized(self, limit: usize) -> Oversized {
+        let what = match self {
+            Captured::Metadata => "the list's metadata",
+            Captured::Item => "a list item",
+        };
+        Oversized::object(what, limit)
+    }
 }
 
 /// Which top-level field of the list the scanner is inside.
@@ -41,6 +93,9 @@ impl Field {
     /// The field a top-level key names, its escapes (`"it\u0065ms"`) decoded first. A key
     /// that is not valid JSON names no field of interest: the body fails elsewhere or not at all.
     fn of_key(raw: &[u8]) -> Self {
+        if raw.len() > MAX_KEY_BYTES {
+            return Field::Other;
+        }
         let unescaped: String;
         let key = if raw.contains(&b'\\') {
             let mut quoted = Vec::with_capacity(raw.len() + 2);
@@ -70,6 +125,8 @@ impl Field {
 /// ends. The metadata is decoded at once; complete items are collected into batches for
 /// [`decode_items`].
 pub(crate) struct ListDecoder {
+    /// The largest item (or metadata) taken, in bytes.
+    max_item: usize,
     depth: u32,
     in_string: bool,
     escape: bool,
@@ -86,9 +143,10 @@ pub(crate) struct ListDecoder {
 }
 
 impl ListDecoder {
-    /// A decoder at the start of a body.
-    pub(crate) fn new() -> Self {
+    /// A decoder at the start of a body, refusing items (and metadata) over `max_item` bytes.
+    pub(crate) fn new(max_item: usize) -> Self {
         Self {
+            max_item,
             depth: 0,
             in_string: false,
             escape: false,
@@ -106,7 +164,7 @@ impl ListDecoder {
     }
 
     /// Scans the next chunk of the body, collecting every element it completes.
-    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), serde_json::Error> {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), ListError> {
         let mut start = self.capture.map(|_| 0usize);
         let mut i = 0;
         while i < chunk.len() {
@@ -114,7 +172,7 @@ impl ListDecoder {
                 if self.escape {
                     self.escape = false;
                     if self.reading_key {
-                        self.key.push(chunk[i]);
+                        self.push_key(&chunk[i..=i]);
                     }
                     i += 1;
                     continue;
@@ -122,7 +180,7 @@ impl ListDecoder {
                 match crate::json::quote_or_backslash(chunk, i) {
                     None => {
                         if self.reading_key {
-                            self.key.extend_from_slice(&chunk[i..]);
+                            self.push_key(&chunk[i..]);
                         }
                         i = chunk.len();
                     }
@@ -130,8 +188,7 @@ impl ListDecoder {
                         let escape = chunk[j] == b'\\';
                         if self.reading_key {
                             // A key keeps its backslashes: it is unescaped whole at its `:`.
-                            self.key
-                                .extend_from_slice(&chunk[i..if escape { j + 1 } else { j }]);
+                            self.push_key(&chunk[i..if escape { j + 1 } else { j }]);
                         }
                         if escape {
                             self.escape = true;
@@ -185,7 +242,8 @@ impl ListDecoder {
                         return Err(serde_json::Error::custom(format!(
                             "unbalanced `{}` in the list body",
                             char::from(b)
-                        )));
+                        ))
+                        .into());
                     }
                     self.depth -= 1;
                     if self.depth == 1 {
@@ -206,12 +264,14 @@ impl ListDecoder {
                     if self.done {
                         return Err(serde_json::Error::custom(
                             "unexpected bytes after the end of the list body",
-                        ));
+                        )
+                        .into());
                     }
                     if self.depth == 0 && b != b'{' {
                         return Err(serde_json::Error::custom(
                             "the list body is not a JSON object",
-                        ));
+                        )
+                        .into());
                     }
                     self.begin_value(b, i, &mut start)?;
                     match b {
@@ -237,18 +297,25 @@ impl ListDecoder {
             i += 1;
         }
         if let Some(s) = start {
+            // Checked before copying: an endless item must not be held whole first.
+            if self.pending.len() + (chunk.len() - s) > self.max_item {
+                let what = self.capture.map_or(Captured::Item, |(what, _)| what);
+                return Err(ListError::Oversized(what.oversized(self.max_item)));
+            }
             self.pending.extend_from_slice(&chunk[s..]);
         }
         Ok(())
     }
 
+    /// Appends to the top-level key being read, keeping no more than one byte past
+    /// [`MAX_KEY_BYTES`] (enough to know it is too long to matter).
+    fn push_key(&mut self, bytes: &[u8]) {
+        let room = (MAX_KEY_BYTES + 1).saturating_sub(self.key.len());
+        self.key.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
     /// Starts a capture when a value of interest begins at `i`.
-    fn begin_value(
-        &mut self,
-        b: u8,
-        i: usize,
-        start: &mut Option<usize>,
-    ) -> Result<(), serde_json::Error> {
+    fn begin_value(&mut self, b: u8, i: usize, start: &mut Option<usize>) -> Result<(), ListError> {
         if self.capture.is_some() {
             return Ok(());
         }
@@ -260,7 +327,8 @@ impl ListDecoder {
             if b != b'{' {
                 return Err(serde_json::Error::custom(
                     "an element of `items` is not a JSON object",
-                ));
+                )
+                .into());
             }
             self.capture = Some((Captured::Item, 2));
             *start = Some(i);
@@ -269,7 +337,10 @@ impl ListDecoder {
     }
 
     /// Takes in a completed capture whose last bytes are `tail`.
-    fn emit(&mut self, what: Captured, tail: &[u8]) -> Result<(), serde_json::Error> {
+    fn emit(&mut self, what: Captured, tail: &[u8]) -> Result<(), ListError> {
+        if self.pending.len() + tail.len() > self.max_item {
+            return Err(ListError::Oversized(what.oversized(self.max_item)));
+        }
         let bytes: &[u8] = if self.pending.is_empty() {
             tail
         } else {
@@ -336,16 +407,33 @@ pub(crate) fn decode_items<T: DeserializeOwned>(
 }
 
 /// Splits a watch body into lines; a line may span chunks and a chunk may hold many lines.
-#[derive(Default)]
 pub(crate) struct LineSplitter {
     pending: Vec<u8>,
+    /// The longest line taken, in bytes, without its newline.
+    max_line: usize,
 }
 
 impl LineSplitter {
-    /// Calls `on_line` for every line `chunk` completes.
-    pub(crate) fn feed(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
+    /// A splitter refusing lines over `max_line` bytes.
+    pub(crate) fn new(max_line: usize) -> Self {
+        Self {
+            pending: Vec::new(),
+            max_line,
+        }
+    }
+
+    /// Calls `on_line` for every line `chunk` completes, up to a line over the limit: that
+    /// one fails, however it was cut, before its bytes past the limit are held.
+    pub(crate) fn feed(
+        &mut self,
+        chunk: &[u8],
+        mut on_line: impl FnMut(&[u8]),
+    ) -> Result<(), Oversized> {
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
+            if self.pending.len() + nl > self.max_line {
+                return Err(self.oversized());
+            }
             if self.pending.is_empty() {
                 on_line(&rest[..nl]);
             } else {
@@ -355,7 +443,15 @@ impl LineSplitter {
             }
             rest = &rest[nl + 1..];
         }
+        if self.pending.len() + rest.len() > self.max_line {
+            return Err(self.oversized());
+        }
         self.pending.extend_from_slice(rest);
+        Ok(())
+    }
+
+    fn oversized(&self) -> Oversized {
+        Oversized::object("a watch event", self.max_line)
     }
 
     /// How many bytes of an unfinished line are held.
@@ -364,8 +460,8 @@ impl LineSplitter {
     }
 
     /// The bytes after the last newline, once the body has ended.
-    pub(crate) fn into_remainder(self) -> Vec<u8> {
-        self.pending
+    pub(crate) fn take_remainder(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.pending)
     }
 }
 
@@ -506,17 +602,26 @@ mod tests {
     fn decode_list<'a>(
         chunks: impl IntoIterator<Item = &'a [u8]>,
         batch_bytes: usize,
-    ) -> Result<(ListMeta, Vec<Pod>), serde_json::Error> {
-        let mut d = ListDecoder::new();
+    ) -> Result<(ListMeta, Vec<Pod>), String> {
+        decode_list_limited(chunks, batch_bytes, usize::MAX)
+    }
+
+    fn decode_list_limited<'a>(
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+        batch_bytes: usize,
+        max_item: usize,
+    ) -> Result<(ListMeta, Vec<Pod>), String> {
+        let text = |e: serde_json::Error| e.to_string();
+        let mut d = ListDecoder::new(max_item);
         let mut items = Vec::new();
         for chunk in chunks {
-            d.feed(chunk)?;
+            d.feed(chunk).map_err(|e| format!("{e:?}"))?;
             if let Some(batch) = d.take_items(batch_bytes) {
-                items.extend(decode_items::<Pod>(&batch, false)?);
+                items.extend(decode_items::<Pod>(&batch, false).map_err(text)?);
             }
         }
-        let (meta, rest) = d.finish()?;
-        items.extend(decode_items::<Pod>(&rest, false)?);
+        let (meta, rest) = d.finish().map_err(text)?;
+        items.extend(decode_items::<Pod>(&rest, false).map_err(text)?);
         Ok((meta, items))
     }
 
@@ -553,7 +658,7 @@ mod tests {
     #[test]
     fn truncated_or_invalid_list_is_an_error() {
         let body = pod_list(3);
-        let mut d = ListDecoder::new();
+        let mut d = ListDecoder::new(usize::MAX);
         d.feed(&body[..body.len() - 10]).unwrap();
         assert!(d.finish().is_err());
         for bad in [
@@ -579,12 +684,12 @@ mod tests {
     #[test]
     fn items_are_taken_in_batches_of_the_size_asked() {
         let body = pod_list(10);
-        let mut d = ListDecoder::new();
+        let mut d = ListDecoder::new(usize::MAX);
         d.feed(&body).unwrap();
         let batch = d.take_items(1).unwrap();
         assert_eq!(batch.len(), 10);
         assert!(d.take_items(0).is_none(), "nothing left");
-        let mut d = ListDecoder::new();
+        let mut d = ListDecoder::new(usize::MAX);
         d.feed(&body).unwrap();
         assert!(d.take_items(usize::MAX).is_none());
         let (_, rest) = d.finish().unwrap();
@@ -595,15 +700,16 @@ mod tests {
     fn lines_split_across_chunks() {
         let body = b"one\ntwo\n\nthree-is-long\nrest";
         for size in 1..body.len() {
-            let mut s = LineSplitter::default();
+            let mut s = LineSplitter::new(usize::MAX);
             let mut lines = Vec::new();
             for chunk in body.chunks(size) {
                 s.feed(chunk, |l| {
                     lines.push(String::from_utf8(l.to_vec()).unwrap())
-                });
+                })
+                .unwrap();
             }
             assert_eq!(lines, ["one", "two", "", "three-is-long"]);
-            assert_eq!(s.into_remainder(), b"rest");
+            assert_eq!(s.take_remainder(), b"rest");
         }
     }
 
@@ -715,7 +821,7 @@ mod tests {
                     .unwrap();
                 body.push(b'\n');
             }
-            let mut splitter = LineSplitter::default();
+            let mut splitter = LineSplitter::new(usize::MAX);
             let mut seen = Vec::new();
             let mut rest = body.as_slice();
             for cut in cuts.iter().cycle() {
@@ -723,13 +829,102 @@ mod tests {
                     break;
                 }
                 let (chunk, tail) = rest.split_at((*cut).min(rest.len()));
-                splitter.feed(chunk, |line| seen.push(decode_event::<Pod>(line, false).unwrap()));
+                splitter.feed(chunk, |line| seen.push(decode_event::<Pod>(line, false).unwrap())).unwrap();
                 rest = tail;
             }
-            proptest::prop_assert!(splitter.into_remainder().is_empty());
+            proptest::prop_assert!(splitter.take_remainder().is_empty());
             let expected: Vec<WatchEvent<Pod>> = pods.into_iter().map(WatchEvent::Modified).collect();
             proptest::prop_assert_eq!(seen, expected);
         }
+    }
+
+    #[test]
+    fn lines_over_the_limit_fail_however_cut_and_lines_at_it_pass() {
+        let body = b"12345\n1234567\nrest";
+        for size in 1..=body.len() {
+            let run = |max_line| {
+                let mut s = LineSplitter::new(max_line);
+                let mut lines = Vec::new();
+                let mut failed = None;
+                for chunk in body.chunks(size) {
+                    if let Err(e) = s.feed(chunk, |l| lines.push(l.len())) {
+                        failed = Some(e);
+                        break;
+                    }
+                    assert!(s.pending_len() <= max_line);
+                }
+                (lines, failed)
+            };
+            assert_eq!(run(7), (vec![5, 7], None), "size {size}");
+            let (lines, failed) = run(6);
+            assert_eq!(lines, [5], "size {size}");
+            let failed = failed.expect("a 7-byte line over a 6-byte limit");
+            assert_eq!((failed.what, failed.limit), ("a watch event", 6));
+        }
+        // An unfinished line is held only up to the limit.
+        let mut s = LineSplitter::new(3);
+        assert!(s.feed(b"1234", |_| {}).is_err());
+        assert_eq!(s.pending_len(), 0);
+    }
+
+    #[test]
+    fn list_items_and_metadata_over_the_limit_fail_however_cut() {
+        let body = br#"{"metadata":{"resourceVersion":"1"},"items":[{"a":1},{"bb":22}]}"#;
+        let longest_item = r#"{"bb":22}"#.len();
+        let metadata = r#"{"resourceVersion":"1"}"#.len();
+        for size in 1..=body.len() {
+            let run = |max_item| {
+                let mut d = ListDecoder::new(max_item);
+                for chunk in body.chunks(size) {
+                    d.feed(chunk)?;
+                    assert!(d.pending.len() <= max_item);
+                }
+                Ok::<_, ListError>(d.items.len())
+            };
+            assert_eq!(run(metadata).unwrap(), 2, "size {size}");
+            match run(longest_item - 1) {
+                Err(ListError::Oversized(o)) => {
+                    assert_eq!((o.what, o.limit), ("the list's metadata", 8), "size {size}")
+                }
+                other => panic!("size {size}: {other:?}"),
+            }
+            match run(metadata - 1) {
+                Err(ListError::Oversized(o)) => assert_eq!(o.what, "the list's metadata"),
+                other => panic!("size {size}: {other:?}"),
+            }
+        }
+        let items_first = br#"{"items":[{"a":1},{"bb":22}]}"#;
+        for size in 1..=items_first.len() {
+            let mut d = ListDecoder::new(longest_item - 1);
+            let failed = items_first.chunks(size).find_map(|c| d.feed(c).err());
+            match failed {
+                Some(ListError::Oversized(o)) => assert_eq!(o.what, "a list item"),
+                other => panic!("size {size}: {other:?}"),
+            }
+            assert_eq!(d.items.len(), 1, "size {size}");
+        }
+    }
+
+    #[test]
+    fn long_top_level_keys_are_not_held_and_name_no_field() {
+        let key = "k".repeat(100_000);
+        let body = format!(r#"{{"{key}":{{"a":1}},"items":[{{"metadata":{{"name":"x"}}}}]}}"#);
+        let mut d = ListDecoder::new(usize::MAX);
+        for chunk in body.as_bytes().chunks(7) {
+            d.feed(chunk).unwrap();
+            assert!(d.key.len() <= MAX_KEY_BYTES + 1);
+        }
+        let (_, items) = d.finish().unwrap();
+        assert_eq!(items.len(), 1);
+        let escaped = r#"{"\u006d\u0065\u0074\u0061\u0064\u0061\u0074\u0061":{"resourceVersion":"9"},"items":[]}"#;
+        assert_eq!(
+            decode_list([escaped.as_bytes()], 0)
+                .unwrap()
+                .0
+                .resource_version
+                .as_deref(),
+            Some("9")
+        );
     }
 
     #[test]

@@ -1,14 +1,12 @@
 //! Turning a non-2xx response into an [`ApiError`]: the server's `Status` body when
 //! there is one, else the HTTP status itself.
 
-use std::time::Duration;
-
 use futures_util::StreamExt;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 use reqwest::header::RETRY_AFTER;
 
 use super::transport::Response;
-use crate::error::{ApiError, Error};
+use crate::error::{retry_after_from_secs, ApiError, Error};
 
 /// How much of a body that is not a `Status` the error quotes.
 const QUOTED_BODY_BYTES: usize = 300;
@@ -23,12 +21,15 @@ pub(crate) async fn api_error(mut response: Response, context: &str) -> Error {
         .headers
         .get(RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map(Duration::from_secs);
+        .and_then(retry_after_seconds)
+        .map(retry_after_from_secs);
     let mut body = Vec::new();
     while body.len() < MAX_ERROR_BODY {
         match response.body.next().await {
-            Some(Ok(chunk)) => body.extend_from_slice(&chunk),
+            Some(Ok(chunk)) => {
+                let room = MAX_ERROR_BODY - body.len();
+                body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
             None | Some(Err(_)) => break,
         }
     }
@@ -57,6 +58,16 @@ pub(crate) async fn api_error(mut response: Response, context: &str) -> Error {
         error.retry_after = retry_after;
     }
     error.into()
+}
+
+/// The seconds of a `Retry-After` header (kube-apiserver sends whole seconds, never a date).
+/// A number too large for a `u64` is still a number: it saturates rather than being ignored.
+fn retry_after_seconds(value: &str) -> Option<u64> {
+    let digits = value.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 fn quote_body(body: &[u8]) -> Option<String> {

@@ -19,18 +19,38 @@ use crate::watch_event::{ObjectList, WatchEvent};
 /// The context decoding errors carry.
 const CONTEXT: &str = "fuzz";
 
+/// How much of a body the decoders take, as [`Config::max_object_bytes`] and
+/// [`Config::max_body_bytes`] set it for a client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest list item (or list metadata) or watch line, in bytes.
+    pub object: usize,
+    /// The largest list body, in bytes (watch bodies have no limit as a whole).
+    pub body: u64,
+}
+
+impl Limits {
+    /// No limit at all.
+    pub const NONE: Limits = Limits {
+        object: usize::MAX,
+        body: u64::MAX,
+    };
+}
+
 /// A list body arriving in `chunks`, decoded by the function `Client::list` decodes one
-/// with, in batches of at least `batch_bytes`.
+/// with, in batches of at least `batch_bytes`, within `limits`.
 ///
 /// A decoding task that failed (it panicked) is an `Error::Other` of kind
 /// [`ErrorKind::Task`](crate::error::ErrorKind::Task): a bug, where every other error is a verdict
-/// on the body.
+/// on the body. An item or body over `limits` is an `Error::Other` of kind
+/// [`ErrorKind::TooLarge`](crate::error::ErrorKind::TooLarge).
 /// `omit_managed_fields` cuts every item's `metadata.managedFields` out before parsing, as a
 /// client made with `Client::omitting_managed_fields` does.
 pub async fn list_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
     batch_bytes: usize,
     omit_managed_fields: bool,
+    limits: Limits,
 ) -> Result<ObjectList<T>, Error>
 where
     T: DeserializeOwned + Send + 'static,
@@ -40,6 +60,10 @@ where
         None,
         batch_bytes,
         omit_managed_fields,
+        super::Limits {
+            object: limits.object,
+            body: limits.body,
+        },
         CONTEXT,
     )
     .await
@@ -48,11 +72,13 @@ where
 /// A watch body arriving in `chunks`, decoded by the function `Client::watch` decodes one
 /// with, batches of at most `inline_events` lines decoded inline. The events end with the
 /// first error, as the watch stream does. `omit_managed_fields` cuts every event object's
-/// `metadata.managedFields` out before parsing.
+/// `metadata.managedFields` out before parsing. A line over `max_line` bytes ends the events
+/// with an `Error::Other` of kind [`ErrorKind::TooLarge`](crate::error::ErrorKind::TooLarge).
 pub async fn watch_body<'a, T>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
     inline_events: usize,
     omit_managed_fields: bool,
+    max_line: usize,
 ) -> Vec<Result<WatchEvent<T>, Error>>
 where
     T: DeserializeOwned + Send + 'static,
@@ -61,6 +87,7 @@ where
         body(chunks),
         inline_events,
         omit_managed_fields,
+        max_line,
         CONTEXT.into(),
     )
     .collect()

@@ -29,7 +29,10 @@ impl Client {
     ///
     /// Errors name the path and say `through kube::Client`, since it does not say which
     /// server it talks to; [`base_url`](Self::base_url) is `"kube::Client"`. The default
-    /// namespace is the `kube::Client`'s.
+    /// namespace is the `kube::Client`'s. Responses are held within [`Config`](super::Config)'s
+    /// default limits (16 MiB a watch event or list item, 2 GiB a body), and a redirect is
+    /// refused as on any client (`kube::Client` does not follow redirects either: it hands
+    /// the 3xx back, and this client fails naming its target).
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -51,6 +54,10 @@ impl Client {
                 base_url: BASE_URL.to_owned(),
                 default_namespace,
                 list_read_timeout: Some(super::config::DEFAULT_LIST_READ_TIMEOUT),
+                limits: super::Limits {
+                    object: super::config::DEFAULT_MAX_OBJECT_BYTES,
+                    body: super::config::DEFAULT_MAX_BODY_BYTES,
+                },
             }),
             omit_managed_fields: false,
         }

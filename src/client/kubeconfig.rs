@@ -100,6 +100,8 @@ pub(crate) struct ExecEntry {
     pub(crate) install_hint: Option<String>,
     #[serde(default)]
     pub(crate) provide_cluster_info: bool,
+    #[serde(default)]
+    pub(crate) interactive_mode: Option<String>,
 }
 
 /// `users[].user.exec.env[]`.
@@ -203,11 +205,10 @@ impl Kubeconfig {
             return Ok(());
         }
         let file: KubeconfigFile = serde_yaml_ng::from_slice(bytes).map_err(|e| {
-            Error::config_with_source(
+            Error::config(
                 ConfigErrorKind::Parse,
                 format!("kubeconfig {}", path.display()),
-                "cannot parse",
-                e,
+                format!("cannot parse: {}", without_values(&e.to_string())),
             )
         })?;
         if self.current_context.is_none() {
@@ -293,6 +294,30 @@ impl Kubeconfig {
             cluster: cluster.clone(),
             user,
         })
+    }
+}
+
+/// A YAML or JSON parser's message without the values it quotes, which may be secrets in
+/// the wrong place (`invalid type: string "<the token>", expected a sequence`). What stays:
+/// the field path and position the parser gives, and what it found and expected, by kind.
+pub(crate) fn without_values(message: &str) -> String {
+    for marker in ["invalid type: ", "invalid value: "] {
+        if let Some(start) = message.find(marker) {
+            let rest = &message[start + marker.len()..];
+            // serde writes what it found as `string "…"`, `integer `…``, `map`, …
+            let kind = rest[..rest.find(['"', '`', ',']).unwrap_or(rest.len())].trim();
+            // What was expected comes last and from this crate's types, so it holds no value.
+            let expected = rest.rfind(", expected ").map_or("", |i| &rest[i..]);
+            return format!("{}{marker}{kind}{expected}", &message[..start]);
+        }
+    }
+    if message.contains("missing field `") || message.contains("duplicate field `") {
+        // Field names, from this crate's types.
+        return message.to_owned();
+    }
+    match message.find(['"', '`']) {
+        Some(i) => format!("{}…", &message[..i]),
+        None => message.to_owned(),
     }
 }
 

@@ -5,6 +5,12 @@
 //! line, so neither is ever buffered whole; the pieces are decoded on every core, in order.
 //! Every error names the step, the resource and the server
 //! (`list pods at https://10.0.0.1:6443/api/v1/pods: ...`).
+//!
+//! Nothing a server sends is held without bound: one watch event or list item is at most
+//! [`Config::max_object_bytes`], a body read whole or a list at most
+//! [`Config::max_body_bytes`], both counted after decompression. Redirects are refused: the
+//! Kubernetes API never redirects a client, and following one would re-send the request, its
+//! body and its credentials and impersonation headers, to wherever the server points.
 
 mod auth;
 pub mod config;
@@ -40,7 +46,7 @@ use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
 use crate::list_options::ListOptions;
 use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
-use decode::{LineSplitter, ListDecoder};
+use decode::{LineSplitter, ListDecoder, ListError, Oversized};
 use decode_pool::{Batch, DecodePool};
 use transport::{Body, Response, Transport};
 
@@ -77,6 +83,17 @@ struct Inner {
     base_url: String,
     default_namespace: String,
     list_read_timeout: Option<Duration>,
+    limits: Limits,
+}
+
+/// How much of a response the client holds (see [`Config::max_object_bytes`] and
+/// [`Config::max_body_bytes`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The largest watch event or list item.
+    pub(crate) object: usize,
+    /// The largest body read whole, or list.
+    pub(crate) body: u64,
 }
 
 impl std::fmt::Debug for Client {
@@ -92,9 +109,12 @@ impl std::fmt::Debug for Client {
 impl Client {
     /// A client for `config`: builds its TLS setup and credential sources (nothing is sent yet).
     pub fn new(config: Config) -> Result<Self, Error> {
-        let base_url = config.cluster_url.trim_end_matches('/').to_owned();
+        let raw_url = config.cluster_url.trim_end_matches('/').to_owned();
+        // Every message and `Debug` names the server by this form: a URL's userinfo is a
+        // credential, and it must not reach a log through an error.
+        let base_url = config::redact_userinfo(&raw_url);
         let origin = format!("server URL {base_url:?}");
-        let parsed = Url::parse(&base_url).map_err(|e| {
+        let parsed = Url::parse(&raw_url).map_err(|e| {
             Error::config_with_source(ConfigErrorKind::Invalid, &origin, "invalid URL", e)
         })?;
         if parsed.scheme() != "https" && parsed.scheme() != "http" {
@@ -112,18 +132,19 @@ impl Client {
             .tls_backend_preconfigured(tls)
             .user_agent(USER_AGENT)
             .gzip(!config.disable_compression)
+            .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(config.connect_timeout)
             .tcp_keepalive(KEEPALIVE)
             .http2_keep_alive_interval(KEEPALIVE);
         let (mut builder, proxied) =
-            proxy::configure(builder, config.proxy_url.as_deref(), &base_url)?;
-        let request_base = match sni::rewrite(&base_url, config.tls_server_name.as_deref(), proxied)
+            proxy::configure(builder, config.proxy_url.as_deref(), &raw_url)?;
+        let request_base = match sni::rewrite(&raw_url, config.tls_server_name.as_deref(), proxied)
         {
             Some((url, resolver)) => {
                 builder = builder.dns_resolver(Arc::new(resolver));
                 url
             }
-            None => base_url.clone(),
+            None => raw_url,
         };
         let http = builder.build().map_err(|e| {
             Error::config(
@@ -143,6 +164,10 @@ impl Client {
                 base_url,
                 default_namespace: config.default_namespace,
                 list_read_timeout: config.list_read_timeout,
+                limits: Limits {
+                    object: config.max_object_bytes,
+                    body: config.max_body_bytes,
+                },
             }),
             omit_managed_fields: false,
         })
@@ -172,7 +197,8 @@ impl Client {
         &self.inner.default_namespace
     }
 
-    /// The server's base URL, without a trailing slash.
+    /// The server's base URL, without a trailing slash, as messages name it: userinfo in
+    /// the configured URL shows as `redacted`.
     pub fn base_url(&self) -> &str {
         &self.inner.base_url
     }
@@ -313,17 +339,19 @@ impl Client {
         Ok(request)
     }
 
-    /// Sends `request` and reads its whole body (with the list read timeout between chunks),
-    /// turning a non-2xx answer into `Error::Api`.
+    /// Sends `request` and reads its whole body (with the list read timeout between chunks,
+    /// and at most `max_body_bytes` of it), turning a non-2xx answer into `Error::Api`.
     pub(crate) async fn call(&self, request: &Request) -> Result<(StatusCode, Bytes), Error> {
         let timeout = self.inner.list_read_timeout;
         let mut response = self.send(request, timeout).await?;
         let mut body = Vec::new();
+        let mut counter = BodyCounter::new(self.inner.limits.body);
         while let Some(chunk) = read_with_timeout(response.body.next(), timeout, &request.context)
             .await?
             .transpose()
             .map_err(|e| http_error(&request.context, "reading the body", &*e))?
         {
+            counter.add(chunk.len(), &request.context)?;
             body.extend_from_slice(&chunk);
         }
         Ok((response.status, Bytes::from(body)))
@@ -405,6 +433,9 @@ impl Client {
     async fn send(&self, request: &Request, timeout: Option<Duration>) -> Result<Response, Error> {
         let response = self.inner.transport.send(request, timeout).await?;
         tracing::debug!(context = %request.context, status = %response.status, "response");
+        if let Some(refusal) = refuse_redirect(&response, request) {
+            return Err(refusal);
+        }
         if !response.status.is_success() {
             return Err(error_response::api_error(response, &request.context).await);
         }
@@ -422,6 +453,7 @@ impl Client {
             timeout,
             LIST_BATCH_BYTES,
             self.omit_managed_fields,
+            self.inner.limits,
             &request.context,
         )
         .await
@@ -436,6 +468,7 @@ impl Client {
             response.body,
             INLINE_WATCH_EVENTS,
             self.omit_managed_fields,
+            self.inner.limits.object,
             request.context.into(),
         ))
     }
@@ -443,12 +476,14 @@ impl Client {
 
 /// Decodes a list body as it arrives: items are cut out as their bytes come in, handed to
 /// the decode pool in batches of at least `batch_bytes` and taken back in order. Waiting
-/// longer than `read_timeout` for the next chunk fails.
+/// longer than `read_timeout` for the next chunk fails, and so does an item or a body over
+/// its limit.
 async fn decode_list<T: DeserializeOwned + Send + 'static>(
     mut body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
     omit_managed_fields: bool,
+    limits: Limits,
     context: &str,
 ) -> Result<ObjectList<T>, Error> {
     let decode_error = |source| Error::Decode {
@@ -456,7 +491,12 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
         what: "the list body".to_owned(),
         source,
     };
-    let mut decoder = ListDecoder::new();
+    let scan_error = |e| match e {
+        ListError::Json(source) => decode_error(source),
+        ListError::Oversized(what) => oversized(context, what),
+    };
+    let mut decoder = ListDecoder::new(limits.object);
+    let mut counter = BodyCounter::new(limits.body);
     let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
     let mut items = Vec::new();
     loop {
@@ -465,7 +505,8 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
             .transpose()
             .map_err(|e| http_error(context, "reading the list body", &*e))?;
         let Some(chunk) = chunk else { break };
-        decoder.feed(&chunk).map_err(decode_error)?;
+        counter.add(chunk.len(), context)?;
+        decoder.feed(&chunk).map_err(scan_error)?;
         if let Some(batch) = decoder.take_items(batch_bytes) {
             if pool.is_full() {
                 if let Some(decoded) = pool.next().await {
@@ -491,17 +532,18 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
 
 /// The events of a watch body: split into lines, blank lines skipped, the lines each chunk
 /// completes decoded as one batch (inline when it holds at most `inline_events`) and handed
-/// out in order; the stream ends after the first error.
+/// out in order; the stream ends after the first error, such as a line over `max_line` bytes.
 fn watch_events<T: DeserializeOwned + Send + 'static>(
     body: Body,
     inline_events: usize,
     omit_managed_fields: bool,
+    max_line: usize,
     context: Arc<str>,
 ) -> WatchStream<T> {
     let state = WatchState {
         omit_managed_fields,
         body,
-        lines: LineSplitter::default(),
+        lines: LineSplitter::new(max_line),
         pool: DecodePool::new(),
         ready: VecDeque::new(),
         body_done: false,
@@ -566,7 +608,9 @@ fn impersonation_headers(imp: &Impersonate, server: &str) -> Result<HeaderMap, E
             Error::config(
                 ConfigErrorKind::Invalid,
                 &origin,
-                format!("{v:?} is not a valid HTTP header value"),
+                // The value is not quoted: user extras may carry secrets.
+                "a user, uid, group or extra value is not a valid HTTP header value \
+                 (control characters or non-ASCII bytes)",
             )
         })
     };
@@ -650,14 +694,20 @@ impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
             }
         };
         match chunk {
-            Some(Ok(bytes)) => self.lines.feed(&bytes, keep),
+            Some(Ok(bytes)) => {
+                if let Err(what) = self.lines.feed(&bytes, keep) {
+                    // The lines before it are decoded and handed out first.
+                    self.body_done = true;
+                    self.failure = Some(oversized(&self.context, what));
+                }
+            }
             Some(Err(e)) => {
                 self.body_done = true;
                 self.failure = Some(http_error(&self.context, "reading the watch stream", &*e));
             }
             None => {
                 self.body_done = true;
-                keep(&std::mem::take(&mut self.lines).into_remainder());
+                keep(&self.lines.take_remainder());
             }
         }
         if !batch.is_empty() {
@@ -700,6 +750,78 @@ async fn next_event<T: DeserializeOwned + Send + 'static>(
             chunk = st.body.next(), if !st.body_done && !st.pool.is_full() => st.take_chunk(chunk),
         }
     }
+}
+
+/// Counts the bytes of a body against its limit.
+struct BodyCounter {
+    received: u64,
+    limit: u64,
+}
+
+impl BodyCounter {
+    fn new(limit: u64) -> Self {
+        Self { received: 0, limit }
+    }
+
+    /// Counts `len` more bytes; fails, naming `context`, once they pass the limit.
+    fn add(&mut self, len: usize, context: &str) -> Result<(), Error> {
+        let len = u64::try_from(len).unwrap_or(u64::MAX);
+        self.received = self.received.saturating_add(len);
+        if self.received > self.limit {
+            return Err(oversized(
+                context,
+                Oversized {
+                    what: "the response body",
+                    limit: self.limit,
+                    setting: "max_body_bytes",
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The error for something in the response to `context` over its limit.
+fn oversized(context: &str, what: Oversized) -> Error {
+    Error::other(
+        ErrorKind::TooLarge,
+        context,
+        format!(
+            "{} is larger than the client's limit of {} bytes (Config::{}); the rest was not read",
+            what.what, what.limit, what.setting
+        ),
+    )
+}
+
+/// The error refusing `response` when it redirects: following it would re-send `request`,
+/// with its body, credentials and impersonation headers, wherever the server points. The
+/// target is named without its userinfo.
+fn refuse_redirect(response: &Response, request: &Request) -> Option<Error> {
+    if !response.status.is_redirection() {
+        return None;
+    }
+    let location = response.headers.get(reqwest::header::LOCATION)?;
+    let target = location
+        .to_str()
+        .ok()
+        .and_then(|l| request.url.join(l).ok())
+        .map_or_else(
+            || "a Location that is not a valid URL".to_owned(),
+            |mut url| {
+                // Fails only for URLs without a host, which have no userinfo either.
+                let _ = url.set_username("");
+                let _ = url.set_password(None);
+                url.to_string()
+            },
+        );
+    Some(Error::other(
+        ErrorKind::Protocol,
+        &request.context,
+        format!(
+            "the server redirected ({}) to {target}; redirects are refused, as the Kubernetes API never redirects a client",
+            response.status
+        ),
+    ))
 }
 
 /// Awaits `fut`, failing with an `Error::Http` naming `context` if it takes longer than `timeout`.

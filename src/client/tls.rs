@@ -12,7 +12,7 @@ use rustls::sign::CertifiedKey;
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 
-use super::config::Config;
+use super::config::{redact_userinfo, Config, INSECURE_WITH_CA};
 use crate::error::{ConfigErrorKind, Error};
 
 /// The crypto provider every client uses (ring).
@@ -63,7 +63,7 @@ pub(crate) fn client_config(
     config: &Config,
     identity: Arc<IdentitySlot>,
 ) -> Result<rustls::ClientConfig, Error> {
-    let server = &config.cluster_url;
+    let server = redact_userinfo(&config.cluster_url);
     let tls_error = |what: &str, e: rustls::Error| {
         Error::config(
             ConfigErrorKind::Tls,
@@ -71,6 +71,13 @@ pub(crate) fn client_config(
             format!("{what}: {e}"),
         )
     };
+    if config.insecure_skip_tls_verify && config.root_certs.is_some() {
+        return Err(Error::config(
+            ConfigErrorKind::Invalid,
+            format!("TLS setup for {server}"),
+            INSECURE_WITH_CA,
+        ));
+    }
     let provider = provider();
     if let Some(id) = &config.identity {
         identity

@@ -15,7 +15,8 @@ use super::filter::ClientFilter;
 use super::layout::KeyLayout;
 use super::stats::EtcdStats;
 use super::status::{
-    api_error, bad_request, expired, from_etcd, is_compacted, CONTINUE_EXPIRED_MESSAGE,
+    api_error, bad_request, expired, from_etcd, is_compacted, is_too_large,
+    CONTINUE_EXPIRED_MESSAGE,
 };
 use super::writer::EtcdWriter;
 use crate::error::Error;
@@ -26,6 +27,7 @@ use crate::object::{Meta as _, Object};
 /// Page size of the reads a watch makes when it starts with the current state.
 const INITIAL_EVENTS_PAGE: i64 = 500;
 /// Most keys one etcd range read returns; larger pages take several reads at one revision.
+/// A read whose answer exceeds [`Etcd::max_response_bytes`] is retried with half as many.
 const READ_CHUNK: i64 = 500;
 
 /// A [`ListerWatcher`] over the objects stored under one etcd key prefix
@@ -183,7 +185,7 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
         format!(
             "{verb} {} in etcd at {}",
             String::from_utf8_lossy(&start),
-            self.etcd.endpoints()
+            self.etcd.description()
         )
     }
 
@@ -265,21 +267,29 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
         let limit = options.limit.filter(|l| *l > 0);
         let mut kv = self.etcd.kv();
         let mut items = Vec::new();
+        let mut keys_per_read = READ_CHUNK;
         loop {
-            // Never more than `limit` items, even when the filter drops some; and never a
-            // response so large that it nears the gRPC message limit.
-            let chunk = limit.map_or(READ_CHUNK, |l| (l - items.len() as i64).min(READ_CHUNK));
+            // Never more than `limit` items, even when the filter drops some.
+            let chunk = limit.map_or(keys_per_read, |l| {
+                (l - items.len() as i64).min(keys_per_read)
+            });
             let get = GetOptions::new()
                 .with_range(range_end.clone())
                 .with_revision(revision)
                 .with_limit(chunk);
-            let response = kv.get(key.clone(), Some(get)).await.map_err(|e| {
-                if continuing && is_compacted(&e) {
-                    expired(CONTINUE_EXPIRED_MESSAGE, &context)
-                } else {
-                    from_etcd(e, &context)
+            let response = match kv.get(key.clone(), Some(get)).await {
+                Ok(response) => response,
+                // Large values: the same read with fewer keys, at the same revision.
+                Err(e) if chunk > 1 && is_too_large(&e) => {
+                    keys_per_read = chunk / 2;
+                    tracing::debug!(%context, keys_per_read, "etcd's answer was over the response limit; reading fewer keys at a time");
+                    continue;
                 }
-            })?;
+                Err(e) if continuing && is_compacted(&e) => {
+                    return Err(expired(CONTINUE_EXPIRED_MESSAGE, &context));
+                }
+                Err(e) => return Err(from_etcd(e, &context)),
+            };
             if revision == 0 {
                 revision = response
                     .header()

@@ -19,6 +19,11 @@
 //! Keys: [`KeyLayout`]. Values: a [`Codec`], JSON by default. Semantics of list, watch,
 //! compaction and selectors: [`EtcdListerWatcher`]. Writes: [`EtcdWriter`].
 //!
+//! [`Etcd::connect`] speaks plain gRPC: credentials and objects cross the network in clear,
+//! which is fine on loopback or a trusted private network only. [`Etcd::connect_tls`] with
+//! an [`EtcdTls`] verifies etcd's certificate against its CA and can present a client
+//! certificate, as etcdctl's `--cacert`, `--cert` and `--key` do.
+//!
 //! Building this feature needs `protoc` (Debian: `protobuf-compiler`): `etcd-client`
 //! generates its gRPC code at build time.
 
@@ -30,14 +35,16 @@ mod layout;
 mod lister_watcher;
 mod stats;
 mod status;
+mod tls;
 mod watch;
 mod writer;
 
 pub use codec::{Codec, CodecError, JsonCodec};
-pub use connection::Etcd;
+pub use connection::{Etcd, DEFAULT_MAX_RESPONSE_BYTES};
 pub use layout::KeyLayout;
 pub use lister_watcher::EtcdListerWatcher;
 pub use stats::EtcdStats;
+pub use tls::EtcdTls;
 pub use writer::EtcdWriter;
 
 /// The etcd client crate, for [`ConnectOptions`](etcd_client::ConnectOptions) and direct access.

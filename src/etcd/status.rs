@@ -12,6 +12,8 @@ const COMPACTED: &str = "required revision has been compacted";
 const FUTURE_REVISION: &str = "required revision is a future revision";
 /// etcd's message for a wrong user name or password.
 const AUTH_FAILED: &str = "authentication failed";
+/// How tonic starts the message of a response over the client's decoding limit.
+const TOO_LARGE: &str = "decoded message length too large";
 
 /// What the API server answers for a watch from a compacted resourceVersion.
 pub(crate) const WATCH_EXPIRED_MESSAGE: &str =
@@ -46,6 +48,11 @@ pub(crate) fn expired_status(compact_revision: i64) -> Status {
         status: Some("Failure".to_owned()),
         ..Default::default()
     }
+}
+
+/// True when etcd's answer was larger than [`Etcd::max_response_bytes`](super::Etcd::max_response_bytes).
+pub(crate) fn is_too_large(err: &etcd_client::Error) -> bool {
+    matches!(err, etcd_client::Error::GRpcStatus(s) if s.code() == Code::OutOfRange && s.message().contains(TOO_LARGE))
 }
 
 /// True when etcd refused a read because its revision was compacted.
@@ -88,6 +95,15 @@ fn from_grpc_status(status: tonic::Status, context: &str) -> Error {
         Code::OutOfRange if message.contains(COMPACTED) => {
             expired(&format!("too old resource version: {message}"), context)
         }
+        Code::OutOfRange if message.contains(TOO_LARGE) => api_error(
+            500,
+            "InternalError",
+            format!(
+                "etcd's answer is larger than this client accepts ({message}); raise the limit \
+                 with Etcd::with_max_response_bytes if such answers are expected"
+            ),
+            context,
+        ),
         Code::OutOfRange if message.contains(FUTURE_REVISION) => api_error(
             504,
             "Timeout",

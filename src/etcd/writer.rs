@@ -183,7 +183,7 @@ impl<K: Object + Clone, C: Codec<K>> EtcdWriter<K, C> {
     }
 
     fn context(&self, verb: &str, key: &str) -> String {
-        format!("{verb} {key} in etcd at {}", self.etcd.endpoints())
+        format!("{verb} {key} in etcd at {}", self.etcd.description())
     }
 
     fn precondition(&self, object: &K, context: &str) -> Result<Option<i64>, Error> {

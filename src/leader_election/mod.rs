@@ -4,9 +4,30 @@
 //! Candidates try to acquire the Lease every `retry_period` (with jitter). The leader renews
 //! it every `retry_period`; if no renewal succeeds within `renew_deadline` it stops leading.
 //! A candidate takes a Lease held by another only after seeing it unchanged for
-//! `lease_duration` by its OWN clock (the holder's `renewTime` is never trusted, so clock
-//! skew between machines does not matter). Every write is guarded by the resourceVersion
-//! it was based on, so two candidates can never both win.
+//! `lease_duration` by its OWN clock (the holder's `renewTime` is never trusted, so the
+//! offset between machines' clocks does not matter). Every write is guarded by the
+//! resourceVersion it was based on, so two candidates can never both win the same Lease.
+//!
+//! # Why one leader at a time
+//!
+//! The leader cancels its leading token at the latest `retry_period + renew_deadline` after
+//! it *sent* its last successful renewal (the renew loop does not jitter: it waits
+//! `retry_period` from that send, then retries for `renew_deadline`). Another candidate
+//! can only read that renewal after the server wrote it, hence after it was sent, and
+//! waits `lease_duration` from that read before it takes the Lease. So
+//! [`LeaderElectionConfig`] requires `lease_duration > renew_deadline + retry_period`,
+//! counting `lease_duration` in the whole seconds the Lease stores; the defaults
+//! (15 s > 10 s + 2 s) leave a margin of 3 s.
+//!
+//! The durations are measured by each machine's monotonic clock. Clocks may run at
+//! different rates, not only with an offset: the argument holds while the candidate's
+//! clock runs at most `lease_duration / (renew_deadline + retry_period)` times as fast as
+//! the leader's (the defaults tolerate 25 %; NTP-disciplined clocks differ by well under
+//! 0.1 %). What the margin must also absorb: the time the started-leading future takes to
+//! stop acting once its token is cancelled, and pauses of the leader's process that its
+//! monotonic clock does not see (a suspended VM or machine). A leader frozen past the
+//! margin may act after another took over, as with client-go: fence writes that must never
+//! overlap (e.g. with the Lease's resourceVersion) when that matters.
 //!
 //! ```no_run
 //! use informer_runtime::leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
@@ -81,9 +102,12 @@ impl Default for LeaderElectionConfig {
 }
 
 impl LeaderElectionConfig {
-    /// client-go's rules: every duration positive and `lease_duration > renew_deadline >
-    /// retry_period * 1.2` ([`JITTER_FACTOR`]); and, because the Lease stores whole
-    /// seconds, `lease_duration` at least one second.
+    /// client-go's rules: every duration positive and `renew_deadline > retry_period * 1.2`
+    /// ([`JITTER_FACTOR`]); because the Lease stores whole seconds, `lease_duration` at
+    /// least one second; and, stricter than client-go's `lease_duration > renew_deadline`,
+    /// `lease_duration` (in whole seconds) `> renew_deadline + retry_period`, so that a
+    /// leader has stopped before another candidate can take the Lease (see the
+    /// [module docs](self)).
     fn check(&self) -> Result<(), String> {
         for (field, value) in [
             ("lease_duration", self.lease_duration),
@@ -94,22 +118,32 @@ impl LeaderElectionConfig {
                 return Err(format!("{field} must be greater than zero"));
             }
         }
-        if self.lease_duration <= self.renew_deadline {
+        if self.lease_duration < Duration::from_secs(1) {
             return Err(format!(
-                "lease_duration ({:?}) must be greater than renew_deadline ({:?})",
-                self.lease_duration, self.renew_deadline
+                "lease_duration ({:?}) must be at least one second: the Lease stores whole seconds",
+                self.lease_duration
+            ));
+        }
+        let stored = seconds(self.lease_duration_seconds());
+        let leader_may_act = self.renew_deadline.saturating_add(self.retry_period);
+        if stored <= leader_may_act {
+            let whole = if stored == self.lease_duration {
+                String::new()
+            } else {
+                format!(", stored in the Lease as {stored:?}")
+            };
+            return Err(format!(
+                "lease_duration ({:?}{whole}) must be greater than renew_deadline + \
+                 retry_period ({:?} + {:?} = {leader_may_act:?}): a leader may act for up to \
+                 renew_deadline + retry_period after its last renewal, so a shorter lease lets \
+                 another candidate take over while it still leads",
+                self.lease_duration, self.renew_deadline, self.retry_period
             ));
         }
         if self.renew_deadline <= self.retry_period.mul_f64(JITTER_FACTOR) {
             return Err(format!(
                 "renew_deadline ({:?}) must be greater than retry_period ({:?}) * {JITTER_FACTOR}",
                 self.renew_deadline, self.retry_period
-            ));
-        }
-        if self.lease_duration < Duration::from_secs(1) {
-            return Err(format!(
-                "lease_duration ({:?}) must be at least one second: the Lease stores whole seconds",
-                self.lease_duration
             ));
         }
         Ok(())
@@ -125,10 +159,11 @@ impl LeaderElectionConfig {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LeaderElectionError {
-    /// The configuration or the lock cannot work: a duration is zero, `lease_duration >
-    /// renew_deadline > retry_period * 1.2` ([`JITTER_FACTOR`]) does not hold,
-    /// `lease_duration` is under one second (the Lease stores whole seconds), or the
-    /// identity, namespace or Lease name is empty.
+    /// The configuration or the lock cannot work: a duration is zero, `lease_duration` (in
+    /// the whole seconds the Lease stores) `> renew_deadline + retry_period` or
+    /// `renew_deadline > retry_period * 1.2` ([`JITTER_FACTOR`]) does not hold,
+    /// `lease_duration` is under one second, or the identity, namespace or Lease name is
+    /// empty.
     #[error("leader election {name}: invalid configuration: {message}")]
     InvalidConfig {
         /// The election's name.
@@ -320,15 +355,15 @@ impl LeaderElector {
             });
         }
         let _running = ResetOnDrop(&self.running);
-        if !self.acquire(&cancel).await {
+        let Some(acquired) = self.acquire(&cancel).await else {
             return Ok(());
-        }
+        };
         let leadership = Leadership::start(self, cancel.child_token());
         let task = self
             .started_leading
             .as_ref()
             .map(|callback| tokio::spawn(callback(leadership.token.clone())));
-        self.renew(&cancel).await;
+        self.renew(&cancel, acquired).await;
         drop(leadership);
         if let Some(task) = task {
             if let Err(e) = task.await {
@@ -348,30 +383,32 @@ impl LeaderElector {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Tries every `retry_period` with jitter until the Lease is acquired (true) or
-    /// `cancel` fires (false): client-go's `acquire` with `wait.JitterUntil`.
-    async fn acquire(&self, cancel: &CancellationToken) -> bool {
+    /// Tries every `retry_period` with jitter until the Lease is acquired or `cancel` fires
+    /// (`None`): client-go's `acquire` with `wait.JitterUntil`. Returns when the successful
+    /// attempt started, no later than the write that took the Lease was sent.
+    async fn acquire(&self, cancel: &CancellationToken) -> Option<Instant> {
         tracing::info!(election = %self.name, lock = %self.lock, identity = self.lock.identity(), "attempting to acquire the leader lease");
         loop {
+            let started = Instant::now();
             // client-go bounds this by the HTTP client's timeout; a request hung longer
             // than the renew deadline would be useless to the leader anyway.
             let attempt =
                 tokio::time::timeout(self.config.renew_deadline, self.try_acquire_or_renew());
             let acquired = tokio::select! {
                 biased;
-                () = cancel.cancelled() => return false,
+                () = cancel.cancelled() => return None,
                 acquired = attempt => acquired.unwrap_or(false),
             };
             self.maybe_report_transition();
             if acquired {
                 tracing::info!(election = %self.name, lock = %self.lock, identity = self.lock.identity(), "acquired the leader lease");
-                return true;
+                return Some(started);
             }
             let jitter = rand::rng().random_range(0.0..JITTER_FACTOR);
             let pause = self.config.retry_period.mul_f64(1.0 + jitter);
             tokio::select! {
                 biased;
-                () = cancel.cancelled() => return false,
+                () = cancel.cancelled() => return None,
                 () = tokio::time::sleep(pause) => {}
             }
         }
@@ -380,32 +417,42 @@ impl LeaderElector {
     /// Renews every `retry_period` until a renewal cycle finds no success within
     /// `renew_deadline` or `cancel` fires (client-go's `renew`: `wait.Until` over
     /// `PollUntilContextTimeout`). The deadline also cuts a request in flight.
-    async fn renew(&self, cancel: &CancellationToken) {
+    ///
+    /// Both the pause and the deadline count from when the last successful attempt
+    /// started (`renewed`), not from when its answer came: other candidates start waiting
+    /// out the lease once the server has the write, which may be long before a slow answer
+    /// arrives, so leadership ends at most `retry_period + renew_deadline` after the
+    /// renewal was sent, whatever the latency.
+    async fn renew(&self, cancel: &CancellationToken, mut renewed: Instant) {
         let retry = self.config.retry_period;
         loop {
-            let cycle = async {
-                loop {
-                    let next = Instant::now() + retry;
-                    if self.try_acquire_or_renew().await {
-                        return;
-                    }
-                    tokio::time::sleep_until(next).await;
-                }
-            };
-            let renewed = tokio::select! {
-                biased;
-                () = cancel.cancelled() => return,
-                renewed = tokio::time::timeout(self.config.renew_deadline, cycle) => renewed.is_ok(),
-            };
-            self.maybe_report_transition();
-            if !renewed {
-                tracing::warn!(election = %self.name, lock = %self.lock, deadline = ?self.config.renew_deadline, "failed to renew the leader lease within the renew deadline: stopping leading");
-                return;
-            }
             tokio::select! {
                 biased;
                 () = cancel.cancelled() => return,
-                () = tokio::time::sleep(retry) => {}
+                () = tokio::time::sleep_until(renewed + retry) => {}
+            }
+            let deadline = renewed + retry + self.config.renew_deadline;
+            let cycle = async {
+                loop {
+                    let started = Instant::now();
+                    if self.try_acquire_or_renew().await {
+                        return started;
+                    }
+                    tokio::time::sleep_until(started + retry).await;
+                }
+            };
+            let outcome = tokio::select! {
+                biased;
+                () = cancel.cancelled() => return,
+                outcome = tokio::time::timeout_at(deadline, cycle) => outcome,
+            };
+            self.maybe_report_transition();
+            match outcome {
+                Ok(started) => renewed = started,
+                Err(_) => {
+                    tracing::warn!(election = %self.name, lock = %self.lock, deadline = ?self.config.renew_deadline, "failed to renew the leader lease within the renew deadline: stopping leading");
+                    return;
+                }
             }
         }
     }

@@ -18,6 +18,16 @@ pub struct EtcdServer {
     dir: tempfile::TempDir,
     client_port: u16,
     peer_port: u16,
+    tls: Option<ServerTls>,
+}
+
+/// PEM files for an etcd serving clients over TLS and requiring client certificates
+/// signed by `client_ca` (`--client-cert-auth`).
+#[derive(Clone)]
+pub struct ServerTls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+    pub client_ca: PathBuf,
 }
 
 fn etcd_binary() -> PathBuf {
@@ -50,6 +60,15 @@ fn free_port() -> u16 {
 impl EtcdServer {
     /// Starts etcd and waits until it accepts connections.
     pub fn start() -> Self {
+        Self::start_with(None)
+    }
+
+    /// Starts etcd serving clients over TLS only, with client-certificate authentication.
+    pub fn start_tls(tls: ServerTls) -> Self {
+        Self::start_with(Some(tls))
+    }
+
+    fn start_with(tls: Option<ServerTls>) -> Self {
         let mut last_failure = String::new();
         // A port picked as free can be taken before etcd binds it: try a few pairs.
         for _ in 0..5 {
@@ -58,6 +77,7 @@ impl EtcdServer {
                 dir: temp_dir(),
                 client_port: free_port(),
                 peer_port: free_port(),
+                tls: tls.clone(),
             };
             match server.spawn() {
                 Ok(()) => return server,
@@ -68,7 +88,8 @@ impl EtcdServer {
     }
 
     fn spawn(&mut self) -> Result<(), String> {
-        let client_url = format!("http://127.0.0.1:{}", self.client_port);
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        let client_url = format!("{scheme}://127.0.0.1:{}", self.client_port);
         let peer_url = format!("http://127.0.0.1:{}", self.peer_port);
         let log = File::options()
             .create(true)
@@ -79,7 +100,15 @@ impl EtcdServer {
             .try_clone()
             .map_err(|e| format!("cannot open the etcd log: {e}"))?;
         let bin = etcd_binary();
-        let child = Command::new(&bin)
+        let mut command = Command::new(&bin);
+        if let Some(tls) = &self.tls {
+            command
+                .arg(format!("--cert-file={}", tls.cert.display()))
+                .arg(format!("--key-file={}", tls.key.display()))
+                .arg(format!("--trusted-ca-file={}", tls.client_ca.display()))
+                .arg("--client-cert-auth");
+        }
+        let child = command
             .arg("--name=test")
             .arg(format!(
                 "--data-dir={}",

@@ -354,7 +354,7 @@ pub fn generate_crds(
     ctx.generated = Some((types, root_path));
     let mut root = root_module(&ctx, api)?;
     root.children
-        .extend(types::type_modules(types, &ctx.k8s_openapi));
+        .extend(types::type_modules(types, &ctx.k8s_openapi, &ctx.runtime));
     lay_out(&root, &options.layout)
 }
 

@@ -16,25 +16,65 @@ use super::Module;
 
 /// Tokens for every module of `model`: `pub mod <group> { pub mod <version> { ... } }`.
 /// `k8s_openapi` is the path generated code uses for the k8s-openapi crate (`::k8s_openapi`,
-/// or a re-export such as `::informer_runtime::k8s_openapi`).
-pub fn crd_types_tokens(model: &CrdModel, k8s_openapi: &TokenStream) -> TokenStream {
-    let groups = type_modules(model, k8s_openapi);
+/// or a re-export such as `::informer_runtime::k8s_openapi`); `runtime` the path of the
+/// runtime crate (`::informer_runtime`), whose re-exports of serde and serde_json the types
+/// use, so that the crate they are compiled in needs neither as a dependency.
+pub fn crd_types_tokens(
+    model: &CrdModel,
+    k8s_openapi: &TokenStream,
+    runtime: &TokenStream,
+) -> TokenStream {
+    let groups = type_modules(model, k8s_openapi, runtime);
     let groups = groups.iter().map(super::inline_module);
     quote!(#(#groups)*)
 }
 
-/// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi`, formatted as a Rust source file.
+/// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi` and the runtime at
+/// `::informer_runtime`, formatted as a Rust source file.
 pub fn render_crd_types(model: &CrdModel) -> Result<String, syn::Error> {
-    let file: syn::File = syn::parse2(crd_types_tokens(model, &quote!(::k8s_openapi)))?;
+    let tokens = crd_types_tokens(model, &quote!(::k8s_openapi), &quote!(::informer_runtime));
+    let file: syn::File = syn::parse2(tokens)?;
     Ok(prettyplease::unparse(&file))
+}
+
+/// The paths generated types name the crates they use by.
+struct Paths {
+    /// k8s-openapi.
+    k8s: TokenStream,
+    /// serde, as the runtime re-exports it.
+    serde: TokenStream,
+    /// serde_json, as the runtime re-exports it.
+    serde_json: TokenStream,
+    /// `#[serde(crate = "...")]`, which the derives need to find serde through the runtime.
+    serde_crate: TokenStream,
+}
+
+impl Paths {
+    fn new(k8s: &TokenStream, runtime: &TokenStream) -> Self {
+        let serde = quote!(#runtime::serde);
+        // A path's tokens print with spaces around `::`, which serde's attribute would parse,
+        // but which read badly in the generated source.
+        let serde_path = serde.to_string().replace(' ', "");
+        Self {
+            k8s: k8s.clone(),
+            serde_crate: quote!(#[serde(crate = #serde_path)]),
+            serde,
+            serde_json: quote!(#runtime::serde_json),
+        }
+    }
 }
 
 /// One module per API group of `model`, holding one module per version with its resources and
 /// their nested types.
-pub(super) fn type_modules(model: &CrdModel, k8s: &TokenStream) -> Vec<Module> {
+pub(super) fn type_modules(
+    model: &CrdModel,
+    k8s: &TokenStream,
+    runtime: &TokenStream,
+) -> Vec<Module> {
+    let paths = Paths::new(k8s, runtime);
     let mut groups: Vec<Module> = Vec::new();
     for module in &model.modules {
-        let version = version_module(module, k8s);
+        let version = version_module(module, &paths);
         // The model sorts by group module, so a group's versions are adjacent.
         match groups.last_mut() {
             Some(group) if group.name == unraw(&module.group_module) => {
@@ -52,16 +92,16 @@ pub(super) fn type_modules(model: &CrdModel, k8s: &TokenStream) -> Vec<Module> {
     groups
 }
 
-fn version_module(module: &GroupVersionModule, k8s: &TokenStream) -> Module {
+fn version_module(module: &GroupVersionModule, paths: &Paths) -> Module {
     let kinds: Vec<String> = module
         .resources
         .iter()
         .map(|r| format!("`{}`", r.def.kind))
         .collect();
-    let resources = module.resources.iter().map(|r| resource(r, k8s));
+    let resources = module.resources.iter().map(|r| resource(r, paths));
     let types = module.types.iter().map(|t| match t {
-        TypeDef::Struct(s) => structure(s, k8s),
-        TypeDef::Enum(e) => enumeration(e),
+        TypeDef::Struct(s) => structure(s, paths),
+        TypeDef::Enum(e) => enumeration(e, paths),
         TypeDef::Alias(a) => alias(a),
     });
     Module {
@@ -90,7 +130,8 @@ fn unraw(name: &str) -> &str {
     name.strip_prefix("r#").unwrap_or(name)
 }
 
-fn type_tokens(ty: &FieldType, k8s: &TokenStream) -> TokenStream {
+fn type_tokens(ty: &FieldType, paths: &Paths) -> TokenStream {
+    let k8s = &paths.k8s;
     match ty {
         FieldType::String => quote!(::std::string::String),
         FieldType::Bool => quote!(bool),
@@ -101,13 +142,16 @@ fn type_tokens(ty: &FieldType, k8s: &TokenStream) -> TokenStream {
             quote!(#k8s::apimachinery::pkg::util::intstr::IntOrString)
         }
         FieldType::Time => quote!(#k8s::apimachinery::pkg::apis::meta::v1::Time),
-        FieldType::Value => quote!(::serde_json::Value),
+        FieldType::Value => {
+            let serde_json = &paths.serde_json;
+            quote!(#serde_json::Value)
+        }
         FieldType::Array(inner) => {
-            let inner = type_tokens(inner, k8s);
+            let inner = type_tokens(inner, paths);
             quote!(::std::vec::Vec<#inner>)
         }
         FieldType::Map(inner) => {
-            let inner = type_tokens(inner, k8s);
+            let inner = type_tokens(inner, paths);
             quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
         }
         FieldType::Named(name) => {
@@ -117,8 +161,8 @@ fn type_tokens(ty: &FieldType, k8s: &TokenStream) -> TokenStream {
     }
 }
 
-fn field_type_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
-    let ty = type_tokens(&field.ty, k8s);
+fn field_type_tokens(field: &FieldDef, paths: &Paths) -> TokenStream {
+    let ty = type_tokens(&field.ty, paths);
     if field.optional {
         quote!(::std::option::Option<#ty>)
     } else {
@@ -156,10 +200,10 @@ fn complexity_allow(ty: &FieldType, optional: bool) -> Option<TokenStream> {
     (score > 250).then(|| quote!(#[allow(clippy::type_complexity)]))
 }
 
-fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
+fn field_tokens(field: &FieldDef, paths: &Paths) -> TokenStream {
     let doc = field_doc(field);
     let name = ident(&field.rust_name);
-    let ty = field_type_tokens(field, k8s);
+    let ty = field_type_tokens(field, paths);
     let allow = complexity_allow(&field.ty, field.optional);
     let mut serde_args = Vec::new();
     if unraw(&field.rust_name) != field.wire_name {
@@ -181,13 +225,13 @@ fn field_tokens(field: &FieldDef, k8s: &TokenStream) -> TokenStream {
     }
 }
 
-fn rest_tokens(rest: Option<&(String, FieldType)>, k8s: &TokenStream) -> TokenStream {
+fn rest_tokens(rest: Option<&(String, FieldType)>, paths: &Paths) -> TokenStream {
     let Some((name, ty)) = rest else {
         return TokenStream::new();
     };
     let allow = complexity_allow(&FieldType::Map(Box::new(ty.clone())), false);
     let name = ident(name);
-    let ty = type_tokens(ty, k8s);
+    let ty = type_tokens(ty, paths);
     quote! {
         /// Fields the schema does not declare, kept as they arrived.
         #[serde(flatten)]
@@ -196,15 +240,19 @@ fn rest_tokens(rest: Option<&(String, FieldType)>, k8s: &TokenStream) -> TokenSt
     }
 }
 
-fn structure(def: &StructDef, k8s: &TokenStream) -> TokenStream {
+fn structure(def: &StructDef, paths: &Paths) -> TokenStream {
     let doc = doc_attrs(&def.doc);
     let name = ident(&def.name);
     let default = def.default.then(|| quote!(Default,));
-    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
-    let rest = rest_tokens(def.rest.as_ref(), k8s);
+    let fields = def.fields.iter().map(|f| field_tokens(f, paths));
+    let rest = rest_tokens(def.rest.as_ref(), paths);
+    let Paths {
+        serde, serde_crate, ..
+    } = paths;
     quote! {
         #doc
-        #[derive(Clone, Debug, #default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(Clone, Debug, #default PartialEq, #serde::Serialize, #serde::Deserialize)]
+        #serde_crate
         pub struct #name {
             #(#fields)*
             #rest
@@ -222,7 +270,8 @@ fn alias(def: &AliasDef) -> TokenStream {
     }
 }
 
-fn enumeration(def: &EnumDef) -> TokenStream {
+fn enumeration(def: &EnumDef, paths: &Paths) -> TokenStream {
+    let serde = &paths.serde;
     let doc = doc_attrs(&def.doc);
     let name = ident(&def.name);
     let fallback = ident(&def.fallback);
@@ -264,27 +313,33 @@ fn enumeration(def: &EnumDef) -> TokenStream {
             }
         }
 
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+        impl #serde::Serialize for #name {
+            fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
 
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer).map(Self::from)
+        impl<'de> #serde::Deserialize<'de> for #name {
+            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                <::std::string::String as #serde::Deserialize<'de>>::deserialize(deserializer).map(Self::from)
             }
         }
     }
 }
 
-fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
+fn resource(resource: &CrdResource, paths: &Paths) -> TokenStream {
+    let Paths {
+        k8s,
+        serde,
+        serde_crate,
+        ..
+    } = paths;
     let def = &resource.root;
     let doc = doc_attrs(&def.doc);
     let name = ident(&def.name);
     let default = def.default.then(|| quote!(Default,));
-    let fields = def.fields.iter().map(|f| field_tokens(f, k8s));
-    let rest = rest_tokens(def.rest.as_ref(), k8s);
+    let fields = def.fields.iter().map(|f| field_tokens(f, paths));
+    let rest = rest_tokens(def.rest.as_ref(), paths);
     let serialize_fields = def.fields.iter().map(|f| {
         let wire = &f.wire_name;
         let name = ident(&f.rust_name);
@@ -324,7 +379,8 @@ fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
     };
     quote! {
         #doc
-        #[derive(Clone, Debug, #default PartialEq, ::serde::Deserialize)]
+        #[derive(Clone, Debug, #default PartialEq, #serde::Deserialize)]
+        #serde_crate
         pub struct #name {
             /// Standard object metadata.
             #[serde(default)]
@@ -359,9 +415,9 @@ fn resource(resource: &CrdResource, k8s: &TokenStream) -> TokenStream {
         }
 
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::serde::ser::SerializeMap as _;
+        impl #serde::Serialize for #name {
+            fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                use #serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry("apiVersion", <Self as #k8s::Resource>::API_VERSION)?;
                 map.serialize_entry("kind", <Self as #k8s::Resource>::KIND)?;

@@ -7,7 +7,7 @@
 //! module, which the emitters turn into tokens. Nothing here knows about YAML or about
 //! `quote`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
@@ -205,8 +205,9 @@ pub enum TypeDef {
     Alias(AliasDef),
 }
 
-/// `pub type <name> = <target>;`: a name derived from one resource for a type first met (and
-/// named) in another resource of the module.
+/// `pub type <name> = <target>;`: the `<Kind><Path>` name of a place whose type is defined
+/// at another place (see [`super::crd`]), or the long name of a type whose own name is
+/// shortened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasDef {
     /// Rust type name.
@@ -501,11 +502,6 @@ impl NameSet {
         self.used.contains(name)
     }
 
-    /// Gives `name` back, e.g. when the type that claimed it turned out to duplicate another.
-    pub fn release(&mut self, name: &str) {
-        self.used.remove(name);
-    }
-
     /// Takes `name`, or the first free `name2`, `name3`... (`r#kw` becomes `kw_2`).
     pub fn claim(&mut self, name: &str) -> String {
         if self.used.insert(name.to_owned()) {
@@ -527,15 +523,6 @@ impl NameSet {
             }
             n += 1;
         }
-    }
-}
-
-/// Whether a type has a `Default` implementation, given which named types do.
-pub fn has_default(ty: &FieldType, named_defaults: &BTreeMap<String, bool>) -> bool {
-    match ty {
-        FieldType::Time => false,
-        FieldType::Named(name) => named_defaults.get(name).copied().unwrap_or(false),
-        _ => true,
     }
 }
 

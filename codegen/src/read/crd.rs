@@ -59,37 +59,62 @@ impl std::error::Error for CrdError {
     }
 }
 
-/// The problems [`CrdError`] reports.
+/// The problems [`CrdError`] reports, each said as what is wrong and what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum CrdErrorKind {
     /// The file or directory could not be read.
-    #[error("cannot read: {0}")]
+    #[error("cannot read it: {0}{hint}", hint = io_hint(.0))]
     Io(#[source] std::io::Error),
     /// The text is neither YAML nor JSON.
-    #[error("not valid YAML or JSON: {0}")]
+    #[error("not valid YAML or JSON: {0}; fix the syntax there")]
     Syntax(String),
     /// A document has no `apiVersion`/`kind`.
-    #[error("document {0} is not a Kubernetes object (it has no string `apiVersion` and `kind`)")]
+    #[error(
+        "document {0} is not a Kubernetes object (it has no string `apiVersion` and `kind`); \
+         give CustomResourceDefinition manifests, as `kubectl get crd <NAME> -o yaml` prints them"
+    )]
     NotAnObject(usize),
     /// A file holds no CustomResourceDefinition at all.
-    #[error("no CustomResourceDefinition in this file")]
+    #[error(
+        "no CustomResourceDefinition in this file (no document has \
+         `kind: CustomResourceDefinition`); give CRD manifests, as \
+         `kubectl get crd <NAME> -o yaml` prints them"
+    )]
     NoCrd,
     /// A CRD of an API version other than apiextensions.k8s.io/v1.
-    #[error("unsupported CustomResourceDefinition apiVersion `{0}`; only apiextensions.k8s.io/v1 is read")]
+    #[error(
+        "unsupported CustomResourceDefinition apiVersion `{0}`; only apiextensions.k8s.io/v1 is \
+         read: use the v1 manifest (`kubectl get crd <NAME> -o yaml` prints it)"
+    )]
     UnsupportedApiVersion(String),
     /// A required CRD field is missing or has the wrong type.
     #[error("{0}")]
     Invalid(String),
     /// The CRD serves no version.
-    #[error("no served version (every entry of spec.versions has served: false)")]
+    #[error(
+        "no served version (every entry of spec.versions has served: false); serve one, or \
+         leave the CRD out"
+    )]
     NoServedVersion,
     /// A schema node that no Rust type fits.
     #[error("cannot type this schema: {0}")]
     Untypeable(String),
     /// Two CRDs would generate the same resource or Rust name; the text names the other CRD,
     /// its file and what they share.
-    #[error("clashes with {0}")]
+    #[error("clashes with {0}; generate the two CRDs separately (or leave one out)")]
     Clash(String),
+}
+
+/// What to do about an I/O error: a missing path is most often a typo.
+fn io_hint(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => {
+            "; check the path: give CRD manifests (.yaml, .yml or .json) or directories of them"
+        }
+        std::io::ErrorKind::PermissionDenied => "; make it readable",
+        std::io::ErrorKind::InvalidData => "; a manifest must be UTF-8 text",
+        _ => "",
+    }
 }
 
 /// One served version of a parsed CRD.

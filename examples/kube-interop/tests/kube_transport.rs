@@ -259,6 +259,7 @@ async fn kube_derive_type_and_pods_sync_list_and_deliver_events() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_watch_relists_through_kube_and_converges() {
     let server = TestApiServer::builder()
+        .namespaces(["a"])
         .resource(fixtures::widget_spec())
         .start()
         .await
@@ -332,7 +333,11 @@ async fn an_expired_watch_relists_through_kube_and_converges() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writes_through_api_over_kube() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let cms = Api::<ConfigMap>::namespaced(client(&server).await, "shop");
     let cm = ConfigMap {
         metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {

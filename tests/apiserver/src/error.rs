@@ -44,4 +44,13 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A CRD given to the builder (or installed at run time) could not be read or was
+    /// rejected.
+    #[error("cannot install the CRDs of {origin}: {message}")]
+    Crd {
+        /// The file, or which text.
+        origin: String,
+        /// What is wrong (the server's message when it rejected a CRD).
+        message: String,
+    },
 }

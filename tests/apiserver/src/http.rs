@@ -17,7 +17,6 @@ use crate::continue_token::ContinueToken;
 use crate::cut::CutSwitch;
 use crate::faults::Action;
 use crate::filter::Filter;
-use crate::partial_metadata;
 use crate::patch::Patch;
 use crate::recorded::RecordedRequest;
 use crate::resource::ResourceSpec;
@@ -26,6 +25,7 @@ use crate::status::StatusError;
 use crate::store::{ListQuery, Obj, Outcome, Snapshot, SnapshotError, WatchFrom};
 use crate::watch::{stream, WatchParams};
 use crate::wire::{list_head, put_typed, type_prefix, typed_object};
+use crate::{namespace_lifecycle, partial_metadata};
 
 /// Bytes a connection may still send after a `cut_next` fault hits it.
 const CUT_AFTER: u64 = 200;
@@ -240,12 +240,25 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
         .iter()
         .filter(|s| s.group == group && s.version == version)
         .flat_map(|s| {
+            let mut verbs = vec![
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch",
+            ];
+            if namespace_lifecycle::is_namespaces(s) {
+                verbs.retain(|v| *v != "deletecollection");
+            }
             let mut entries = vec![json!({
                 "name": s.plural,
                 "singularName": s.singular(),
                 "namespaced": s.namespaced,
                 "kind": s.kind,
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "verbs": verbs,
             })];
             if s.status_subresource {
                 entries.push(json!({
@@ -390,7 +403,19 @@ fn write_options(query: &Query, options_kind: &str) -> Result<WriteOptions, Stat
     }
     Ok(WriteOptions {
         dry_run: !dry_run.is_empty(),
+        field_validation: crate::crd::FieldValidation::parse(query.get("fieldValidation")),
+        warnings: Default::default(),
     })
+}
+
+/// `resp` with a `Warning` header per warning the write collected.
+fn with_warnings(mut resp: Response<Body>, opts: &WriteOptions) -> Response<Body> {
+    for w in opts.warnings.header_values() {
+        if let Ok(v) = HeaderValue::from_str(&w) {
+            resp.headers_mut().append(hyper::header::WARNING, v);
+        }
+    }
+    resp
 }
 
 /// The field error for `dryRun` values other than `All`.
@@ -534,7 +559,12 @@ async fn resource_request(
         (&Method::PUT, true) => "update",
         (&Method::PATCH, true) => "patch",
         (&Method::DELETE, true) if sub.is_none() => "delete",
-        (&Method::DELETE, false) if collection_path => "deletecollection",
+        // The namespace registry serves no delete-collection.
+        (&Method::DELETE, false)
+            if collection_path && !namespace_lifecycle::is_namespaces(&r.spec) =>
+        {
+            "deletecollection"
+        }
         _ => return Err(StatusError::method_not_allowed()),
     };
     let resource = r.spec.group_resource();
@@ -589,11 +619,8 @@ async fn resource_request(
         ("create", _) => {
             let opts = write_options(query, "CreateOptions")?;
             let body = read_json(req).await?;
-            object_response(
-                StatusCode::CREATED,
-                spec,
-                &state.create(&r, ns, body, &opts)?,
-            )
+            let obj = state.create(&r, ns, body, &opts)?;
+            with_warnings(object_response(StatusCode::CREATED, spec, &obj), &opts)
         }
         ("update", Some("scale")) => {
             let opts = write_options(query, "UpdateOptions")?;
@@ -609,7 +636,7 @@ async fn resource_request(
             } else {
                 StatusCode::OK
             };
-            object_response(code, spec, &obj)
+            with_warnings(object_response(code, spec, &obj), &opts)
         }
         ("patch", _) => {
             let content_type = req
@@ -619,7 +646,7 @@ async fn resource_request(
                 .unwrap_or("")
                 .to_owned();
             let body = read_json(req).await?;
-            let patch = Patch::from_request(&content_type, body)?;
+            let patch = Patch::from_request(&content_type, body, spec, sub)?;
             let opts = write_options(query, "PatchOptions")?;
             if sub == Some("scale") {
                 let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
@@ -629,7 +656,7 @@ async fn resource_request(
                 json_value(&scale)
             } else {
                 let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
-                object_response(StatusCode::OK, spec, &obj)
+                with_warnings(object_response(StatusCode::OK, spec, &obj), &opts)
             }
         }
         ("deletecollection", _) => {

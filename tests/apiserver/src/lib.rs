@@ -30,20 +30,42 @@
 //! Each [`ResourceSpec`] carries the write semantics of its registry strategy: the
 //! status and scale subresources, how `metadata.generation` moves, what a create stores
 //! as `status`, whether a PUT needs a resourceVersion or may create, and what a delete
-//! answers. Conflicts, preconditions, finalizers, delete-collection, JSON and merge
-//! patches, `dryRun` and option validation answer as kube-apiserver does.
+//! answers. Conflicts, preconditions, finalizers, delete-collection, JSON, merge and
+//! (for built-ins) strategic merge patches, `dryRun` and option validation answer as
+//! kube-apiserver does.
+//!
+//! # Metadata and namespaces
+//!
+//! Names (per resource: DNS subdomain, DNS label or DNS-1035 label), `generateName`,
+//! labels, annotations, owner references and finalizers are validated on every write,
+//! ConfigMap and Secret keys too, with kube-apiserver's 422 causes in its order. Writes
+//! into a namespace that does not exist are 404; a server starts with `default`,
+//! `kube-node-lease`, `kube-public` and `kube-system` (add others with
+//! [`TestApiServerBuilder::namespaces`]). Deleting a namespace marks it `Terminating`
+//! (creates in it are then 403) and a background namespace controller deletes its
+//! objects, then the namespace.
+//!
+//! # Custom resources
+//!
+//! CRDs written to `/apis/apiextensions.k8s.io/v1/customresourcedefinitions` (or given to
+//! [`TestApiServerBuilder::crd`], [`TestApiServerBuilder::crd_file`],
+//! [`RunningServer::install_crd`]) are validated, established and served at once; their
+//! objects are pruned, defaulted and validated against the version's structural schema
+//! with kube-apiserver's messages.
 //!
 //! # Differences from kube-apiserver
 //!
-//! Strategic merge patch and server-side apply answer 415 (as a server without them);
-//! no garbage collector (`propagationPolicy` is accepted, dependents stay) and no graceful
-//! deletion (Pods go at once); `managedFields` are not tracked; namespaces need not
-//! exist; no defaulting; an invalid `resourceVersion` is a 400 BadRequest (kube-apiserver
-//! answers 500 with the same message). The README lists them all.
+//! Server-side apply answers 415 (as a server without it); no garbage collector
+//! (`propagationPolicy` is accepted, dependents stay) and no graceful deletion (Pods go
+//! at once); `managedFields` are not tracked; no defaulting or `spec` validation of
+//! built-ins (custom resources of CRDs are pruned, defaulted and validated; their CEL
+//! rules are not evaluated); an invalid `resourceVersion` is a 400 BadRequest
+//! (kube-apiserver answers 500 with the same message). The README lists them all.
 #![deny(missing_docs)]
 
 mod body;
 mod continue_token;
+mod crd;
 mod cut;
 pub mod error;
 pub mod faults;
@@ -52,20 +74,17 @@ pub mod fixtures;
 #[doc(hidden)]
 pub mod fuzz;
 mod http;
-#[path = "../../../src/labels.rs"]
-pub mod labels;
+pub use informer_selectors::labels;
 mod meta;
+mod namespace_lifecycle;
 mod partial_metadata;
 mod patch;
 mod recorded;
 pub mod resource;
 mod scale;
-/// The runtime's label selectors (`informer_runtime::selector`) and the label sets they
-/// match (`informer_runtime::labels`), compiled from the same source files: depending on
-/// the runtime crate would pull in k8s-openapi, which needs a Kubernetes version feature
-/// that only final binaries may pick.
-#[path = "../../../src/selector.rs"]
-pub mod selector;
+mod schema;
+/// The label selectors the runtime matches with: one grammar on both sides of the wire.
+pub use informer_selectors::selector;
 pub mod selfbench;
 mod server;
 mod state;
@@ -74,9 +93,11 @@ mod store;
 mod strategy;
 mod template;
 mod tls;
+mod validation;
 mod watch;
 mod wire;
 
+pub use crd::CrdSchema;
 pub use error::Error;
 pub use faults::{FaultTarget, Faults};
 pub use recorded::RecordedRequest;

@@ -17,11 +17,20 @@ OPTIONS:
     --seed-namespaces K      spread seeded Pods over Namespaces ns-0 ... ns-{K-1} [default: 1]
     --history E              watch history window, in events per resource [default: 10000]
     --tls                    serve HTTPS with a fresh self-signed CA (in the kubeconfig)
-    --token T                require bearer token T (repeatable; the first goes into the kubeconfig)
-    --kubeconfig-out FILE    write a kubeconfig for this server to FILE
+    --token-file FILE        require the bearer token held in FILE (repeatable)
+    --token T                require bearer token T (repeatable; visible to other users in `ps`:
+                             prefer --token-file or TEST_APISERVER_TOKEN)
+    --kubeconfig-out FILE    write a kubeconfig for this server to FILE (replaced, mode 0600)
     --bookmark-interval-ms M send BOOKMARK events every M ms to watches that ask [default: 1000]
     --self-bench N           seed N Pods, measure list and watch throughput over loopback, print, exit
     -h, --help               print this help
+
+ENVIRONMENT:
+    TEST_APISERVER_TOKEN     one more bearer token to accept, after those of the options
+
+The server accepts each token given; the first (options in order, then the environment's)
+goes into the kubeconfig. A token file
+holds one token; surrounding whitespace (a trailing newline) is ignored.
 
 When ready it prints exactly one line, `listening on http(s)://ADDR`, and serves until
 SIGTERM or SIGINT, then exits 0.";
@@ -76,14 +85,45 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--seed-namespaces" => a.seed_namespaces = number(&flag, next())?,
             "--history" => a.history = Some(number(&flag, next())?),
             "--tls" => a.tls = true,
-            "--token" => a.tokens.push(value(&flag, next())?),
+            "--token" => a.tokens.push(token(&flag, value(&flag, next())?)?),
+            "--token-file" => {
+                let path = value(&flag, next())?;
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("--token-file {path}: cannot read it: {e}"))?;
+                a.tokens.push(token(&format!("--token-file {path}"), text)?);
+            }
             "--kubeconfig-out" => a.kubeconfig_out = Some(value(&flag, next())?),
             "--bookmark-interval-ms" => a.bookmark_ms = Some(number(&flag, next())?),
             "--self-bench" => a.self_bench = Some(number(&flag, next())?),
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
+    match std::env::var(TOKEN_ENV) {
+        Ok(t) => a.tokens.push(token(TOKEN_ENV, t)?),
+        Err(std::env::VarError::NotPresent) => {}
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(format!("{TOKEN_ENV} is not valid UTF-8"));
+        }
+    }
     Ok(Some(a))
+}
+
+/// The environment variable holding a token, so that it need not be on the command line.
+const TOKEN_ENV: &str = "TEST_APISERVER_TOKEN";
+
+/// A token from `source`, trimmed; refused when empty or when it could not be sent in an
+/// `Authorization` header (whitespace or control characters inside).
+fn token(source: &str, text: String) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(format!("{source}: no token (empty)"));
+    }
+    if t.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!(
+            "{source}: a token is one word without whitespace or control characters"
+        ));
+    }
+    Ok(t.to_owned())
 }
 
 #[tokio::main]

@@ -22,8 +22,14 @@ pub(crate) fn new_uid() -> String {
     )
 }
 
-/// `generateName` plus five random characters from the alphabet the real server uses.
+/// `generateName` (cut to its first 58 bytes, as the real server cuts it) plus five
+/// random characters from the alphabet the real server uses.
 pub(crate) fn generated_name(prefix: &str) -> String {
+    let mut end = prefix.len().min(58);
+    while !prefix.is_char_boundary(end) {
+        end -= 1;
+    }
+    let prefix = &prefix[..end];
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut rng = rand::rng();
     let suffix: String = (0..5)

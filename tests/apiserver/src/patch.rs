@@ -1,39 +1,69 @@
-//! The patch formats: JSON merge patch (RFC 7386) and JSON patch (RFC 6902, with RFC 6901
-//! pointers), with kube-apiserver's answers to bad ones.
+//! The patch formats: JSON merge patch (RFC 7386), JSON patch (RFC 6902, with RFC 6901
+//! pointers) and, for built-in resources, strategic merge patch (`informer_merge`), with
+//! kube-apiserver's answers to bad ones.
 
+use informer_merge::schema::{self, SchemaRef};
+use informer_merge::strategic::{self, ErrorKind};
 use serde_json::{Map, Value};
 
+use crate::resource::ResourceSpec;
 use crate::status::StatusError;
 
+const JSON_PATCH: &str = "application/json-patch+json";
+const MERGE_PATCH: &str = "application/merge-patch+json";
+const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
+
 /// A patch as the request's content type names it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub(crate) enum Patch {
     /// `application/merge-patch+json`.
     Merge(Value),
     /// `application/json-patch+json`.
     Json(Value),
+    /// `application/strategic-merge-patch+json`, with the type of the patched object.
+    Strategic(Value, SchemaRef<'static>),
 }
 
 impl Patch {
-    /// The media types this server accepts for PATCH: no strategic merge patch and no
-    /// server-side apply (see the README).
-    pub const ACCEPTED: [&'static str; 2] = [
-        "application/json-patch+json",
-        "application/merge-patch+json",
-    ];
+    /// The media types this server accepts for PATCH on a built-in resource, in
+    /// kube-apiserver's order (it also accepts server-side apply, which this server does
+    /// not serve; see the README).
+    pub const ACCEPTED_BUILTIN: [&'static str; 3] =
+        [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+
+    /// The media types this server accepts for PATCH on a custom resource: no strategic
+    /// merge patch, as kube-apiserver (nor server-side apply, which it accepts).
+    pub const ACCEPTED_CUSTOM: [&'static str; 2] = [JSON_PATCH, MERGE_PATCH];
 
     /// The patch of a request with this content type (parameters such as `charset`
-    /// ignored); 415 for a type this server does not accept.
-    pub fn from_request(content_type: &str, body: Value) -> Result<Self, StatusError> {
-        match content_type.split(';').next().unwrap_or("").trim() {
-            "application/merge-patch+json" => Ok(Self::Merge(body)),
-            "application/json-patch+json" => Ok(Self::Json(body)),
-            _ => Err(StatusError::unsupported_media_type(&Self::ACCEPTED)),
+    /// ignored) to `spec`'s resource or its subresource `sub`; 415 for a type the
+    /// resource does not accept. A resource is built in when the built-in schema table
+    /// has its kind; strategic merge patches of `scale` patch the `autoscaling/v1` `Scale`.
+    pub fn from_request(
+        content_type: &str,
+        body: Value,
+        spec: &ResourceSpec,
+        sub: Option<&str>,
+    ) -> Result<Self, StatusError> {
+        let table = schema::builtin();
+        let root = SchemaRef::root(table, &spec.api_version(), &spec.kind).and_then(|root| {
+            if sub == Some("scale") {
+                SchemaRef::root(table, "autoscaling/v1", "Scale")
+            } else {
+                Some(root)
+            }
+        });
+        match (content_type.split(';').next().unwrap_or("").trim(), root) {
+            (MERGE_PATCH, _) => Ok(Self::Merge(body)),
+            (JSON_PATCH, _) => Ok(Self::Json(body)),
+            (STRATEGIC_MERGE_PATCH, Some(root)) => Ok(Self::Strategic(body, root)),
+            (_, Some(_)) => Err(StatusError::unsupported_media_type(&Self::ACCEPTED_BUILTIN)),
+            (_, None) => Err(StatusError::unsupported_media_type(&Self::ACCEPTED_CUSTOM)),
         }
     }
 
     /// Applies the patch to `target`, with kube-apiserver's 400 for a malformed patch and
-    /// 422 for one that does not apply.
+    /// 422 for one that does not apply (and, for strategic merge patches, its 500s).
     pub fn apply(&self, target: &mut Value) -> Result<(), StatusError> {
         match self {
             Self::Merge(patch) => {
@@ -44,7 +74,43 @@ impl Patch {
                 Ok(())
             }
             Self::Json(ops) => json_patch(target, ops),
+            Self::Strategic(patch, root) => {
+                let mut patched =
+                    strategic::apply(target, patch, *root).map_err(strategic_error)?;
+                drop_untyped(&mut patched);
+                *target = patched;
+                Ok(())
+            }
         }
+    }
+}
+
+/// kube-apiserver's answer to a strategic merge patch that does not apply.
+fn strategic_error(e: strategic::Error) -> StatusError {
+    match e.kind() {
+        ErrorKind::BadRequest => StatusError::bad_request(e.to_string()),
+        ErrorKind::Invalid => StatusError::patch_not_applicable(),
+        // Errors that are not API statuses: 500 with an empty (unknown) reason.
+        ErrorKind::Internal => StatusError::new(500, "", e.to_string()),
+        ErrorKind::Panic => StatusError::new(
+            500,
+            "InternalError",
+            "This request caused apiserver to panic. Look in the logs for details.",
+        ),
+    }
+}
+
+/// Drops the `null` values and the `$`-keys (directives left in added items) from the
+/// objects of a patched value, as kube-apiserver's conversion of the result to its Go
+/// type does: no Kubernetes field starts with `$`, and a `null` field is left unset.
+fn drop_untyped(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|k, v| !v.is_null() && !k.starts_with('$'));
+            map.values_mut().for_each(drop_untyped);
+        }
+        Value::Array(list) => list.iter_mut().for_each(drop_untyped),
+        _ => {}
     }
 }
 

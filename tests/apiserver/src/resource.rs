@@ -98,6 +98,10 @@ pub struct ResourceSpec {
     /// A delete answers with the deleted object (Pods, Services, Namespaces, custom
     /// resources); else with a `Status` of `Success`.
     pub delete_returns_object: bool,
+    /// The structural schema of a version installed from a CRD: its writes are pruned,
+    /// defaulted and validated as kube-apiserver does. `None` (resources registered
+    /// with [`ResourceSpec::new`]): stored as sent.
+    pub schema: Option<crate::crd::CrdSchema>,
 }
 
 impl ResourceSpec {
@@ -119,6 +123,7 @@ impl ResourceSpec {
             unconditional_update: false,
             create_on_update: false,
             delete_returns_object: true,
+            schema: None,
         }
     }
 
@@ -198,7 +203,8 @@ fn builtin_scale() -> Option<ScaleSpec> {
 /// The resources every server knows from the start, with their strategies' write
 /// semantics (Kubernetes 1.33+): pods, configmaps, namespaces, nodes, services, secrets,
 /// replicationcontrollers (core/v1); deployments, replicasets, statefulsets, daemonsets
-/// (apps/v1); jobs, cronjobs (batch/v1); leases (coordination.k8s.io/v1).
+/// (apps/v1); jobs, cronjobs (batch/v1); leases (coordination.k8s.io/v1);
+/// customresourcedefinitions (apiextensions.k8s.io/v1), which install custom resources.
 pub fn builtin_resources() -> Vec<ResourceSpec> {
     let reset = |zero: &str| StatusOnCreate::Reset(zero.to_owned());
     let pod = ResourceSpec {
@@ -273,6 +279,7 @@ pub fn builtin_resources() -> Vec<ResourceSpec> {
         workload("batch", "Job", "jobs", "{}", false),
         workload("batch", "CronJob", "cronjobs", "{}", false),
         lease,
+        crate::crd::crd_resource(),
     ]
 }
 

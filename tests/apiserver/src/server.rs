@@ -18,6 +18,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::crd::{install_sources, install_text, CrdSource};
 use crate::cut::{CutIo, CutSwitch};
 use crate::error::Error;
 use crate::faults::Faults;
@@ -56,6 +57,8 @@ pub struct TestApiServerBuilder {
     rv0_ignores_limit: bool,
     partial_metadata: bool,
     resources: Vec<ResourceSpec>,
+    namespaces: Vec<String>,
+    crds: Vec<CrdSource>,
 }
 
 impl Default for TestApiServerBuilder {
@@ -71,6 +74,8 @@ impl Default for TestApiServerBuilder {
             rv0_ignores_limit: true,
             partial_metadata: true,
             resources: Vec::new(),
+            namespaces: Vec::new(),
+            crds: Vec::new(),
         }
     }
 }
@@ -87,6 +92,8 @@ impl std::fmt::Debug for TestApiServerBuilder {
             .field("seed_namespaces", &self.seed_namespaces)
             .field("rv0_ignores_limit", &self.rv0_ignores_limit)
             .field("resources", &self.resources)
+            .field("namespaces", &self.namespaces)
+            .field("crds", &self.crds)
             .finish()
     }
 }
@@ -159,6 +166,33 @@ impl TestApiServerBuilder {
         self
     }
 
+    /// Create these Namespaces at start, besides the ones every server has (`default`,
+    /// `kube-node-lease`, `kube-public`, `kube-system`) and the seeded `ns-*`: writes into a
+    /// namespace that does not exist are 404 `namespaces "x" not found`, as on a cluster.
+    pub fn namespaces<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.namespaces.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Install the CRDs of this YAML or JSON text at start, as POSTs of them would
+    /// (multi-document YAML: documents of other kinds are skipped). A CRD the server
+    /// rejects makes [`TestApiServerBuilder::start`] fail with its message.
+    pub fn crd(mut self, yaml_or_json: impl Into<String>) -> Self {
+        self.crds.push(CrdSource::Text(yaml_or_json.into()));
+        self
+    }
+
+    /// Install the CRDs of this YAML or JSON file at start (see
+    /// [`TestApiServerBuilder::crd`]); errors name the file.
+    pub fn crd_file(mut self, path: impl AsRef<Path>) -> Self {
+        self.crds.push(CrdSource::File(path.as_ref().to_path_buf()));
+        self
+    }
+
     /// Serve a resource besides the built-in ones from the start.
     pub fn resource(mut self, spec: ResourceSpec) -> Self {
         self.resources.push(spec);
@@ -216,9 +250,35 @@ impl TestApiServerBuilder {
         {
             state.register(spec);
         }
+        let initial = crate::namespace_lifecycle::INITIAL.map(str::to_owned);
+        seed_namespaces(&state, &initial)?;
+        install_sources(&state, &self.crds)?;
         seed(&state, self.seed_pods, self.seed_namespaces)?;
+        seed_namespaces(&state, &self.namespaces)?;
         Ok(state)
     }
+}
+
+/// Creates these Namespaces, skipping those already there.
+fn seed_namespaces(state: &State, names: &[String]) -> Result<(), Error> {
+    let seed_err = |source| Error::Seed {
+        what: "namespaces".to_owned(),
+        source: Box::new(source),
+    };
+    let r = state.resolve_name("namespaces").map_err(seed_err)?;
+    for name in names {
+        match state.create(
+            &r,
+            None,
+            fixtures::namespace(name),
+            &WriteOptions::default(),
+        ) {
+            Ok(_) => {}
+            Err(e) if e.code == 409 => {}
+            Err(e) => return Err(seed_err(e)),
+        }
+    }
+    Ok(())
 }
 
 fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error> {
@@ -322,6 +382,10 @@ struct Incarnation {
 impl Incarnation {
     fn spawn(listener: TcpListener, state: Arc<State>, tls: Option<TlsMaterial>) -> Self {
         let cancel = CancellationToken::new();
+        tokio::spawn(crate::namespace_lifecycle::run(
+            state.clone(),
+            cancel.clone(),
+        ));
         let ticker_cancel = cancel.clone();
         let ticker_state = state.clone();
         tokio::spawn(async move {
@@ -496,18 +560,28 @@ impl RunningServer {
         kubeconfig(&self.url(), self.ca_pem(), self.token())
     }
 
-    /// Writes [`RunningServer::kubeconfig_yaml`] to `path`.
+    /// Writes [`RunningServer::kubeconfig_yaml`] to `path` as a new file only its owner can
+    /// read or write (mode 0600): it holds the bearer token. Whatever was at `path` (a file,
+    /// or a symlink someone planted there) is replaced, never written through.
     pub fn write_kubeconfig(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         let path = path.as_ref();
-        std::fs::write(path, self.kubeconfig_yaml()).map_err(|source| Error::Write {
-            path: path.display().to_string(),
-            source,
+        replace_with_private_file(path, self.kubeconfig_yaml().as_bytes()).map_err(|source| {
+            Error::Write {
+                path: path.display().to_string(),
+                source,
+            }
         })
     }
 
     /// Serves another resource (e.g. a CRD's version) from now on; discovery lists it.
     pub fn register(&self, spec: ResourceSpec) {
         self.state.register(spec);
+    }
+
+    /// Installs the CRDs of this YAML or JSON text (multi-document YAML allowed) as POSTs
+    /// of them would: served at once, their objects validated against their schemas.
+    pub fn install_crd(&self, yaml_or_json: &str) -> Result<(), Error> {
+        install_text(&self.state, "the given text", yaml_or_json)
     }
 
     /// Creates an object as a POST would (`resource` is `pods`, `deployments.apps`, ...;
@@ -825,4 +899,49 @@ impl Drop for RunningServer {
 fn typed_value(spec: &ResourceSpec, stored: &[u8]) -> Result<Value, StatusError> {
     serde_json::from_slice(&typed_object(spec, stored))
         .map_err(|e| StatusError::internal(&format!("stored object is unreadable: {e}")))
+}
+
+/// Writes `contents` to a fresh owner-only file beside `path`, then renames it over `path`.
+///
+/// `create_new` (O_CREAT|O_EXCL) refuses to open an existing name, symlinks included, so
+/// nothing planted in the directory is written through; the rename replaces a symlink at
+/// `path` rather than its target; and readers never see a half-written kubeconfig.
+fn replace_with_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a path to a file")
+    })?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // Someone able to write to the directory may take a name first: try a few others.
+    let mut attempts = 0;
+    let (temp, mut file) = loop {
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".{:016x}.tmp", rand::random::<u64>()));
+        let temp = dir.join(temp_name);
+        match options.open(&temp) {
+            Ok(file) => break (temp, file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 8 => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let written = file
+        .write_all(contents)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        // Best effort: the error that matters is the write's, not the clean-up's.
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }

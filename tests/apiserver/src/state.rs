@@ -16,7 +16,8 @@ use crate::patch::Patch;
 use crate::resource::ResourceSpec;
 use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Outcome, Store};
-use crate::{scale, strategy};
+use crate::validation::{data, objectmeta};
+use crate::{crd, namespace_lifecycle, scale, strategy};
 
 /// What a bearer token may touch.
 #[derive(Clone)]
@@ -59,6 +60,8 @@ pub(crate) struct State {
     pub recorder: crate::recorded::Recorder,
     registry: RwLock<Registry>,
     counters: Mutex<BTreeMap<(String, String), u64>>,
+    /// Wakes the namespace controller when a namespace starts terminating.
+    pub namespace_controller: namespace_lifecycle::Controller,
 }
 
 impl State {
@@ -70,6 +73,7 @@ impl State {
             recorder: crate::recorded::Recorder::default(),
             registry: RwLock::new(Registry::default()),
             counters: Mutex::new(BTreeMap::new()),
+            namespace_controller: namespace_lifecycle::Controller::default(),
         }
     }
 
@@ -91,6 +95,25 @@ impl State {
         } else {
             reg.specs.push(spec);
         }
+    }
+
+    /// Serves exactly `specs` (the served versions of a CRD) for `group`/`plural`,
+    /// keeping its stored objects; with none, stops serving it and drops its store.
+    pub fn replace_resource(&self, group: &str, plural: &str, specs: Vec<ResourceSpec>) {
+        let mut reg = self.registry.write().unwrap_or_else(|p| p.into_inner());
+        reg.specs
+            .retain(|s| !(s.group == group && s.plural == plural));
+        let key = (group.to_owned(), plural.to_owned());
+        if specs.is_empty() {
+            reg.stores.remove(&key);
+            return;
+        }
+        let clock = self.clock.load(std::sync::atomic::Ordering::SeqCst);
+        let history = self.config.history;
+        reg.stores
+            .entry(key)
+            .or_insert_with(|| Arc::new(Store::new(group, plural, history, clock)));
+        reg.specs.extend(specs);
     }
 
     /// Every served resource version, in registration order.
@@ -177,6 +200,18 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<Arc<Obj>, StatusError> {
         check_type(&r.spec, &body)?;
+        crd::decode(r, &mut body, opts)?;
+        data::decode(&r.spec, &mut body)?;
+        // Admission runs before the registry checks the body's namespace and generates
+        // names: it knows the object by its name, else its prefix.
+        let admitted_in = namespace
+            .or_else(|| meta_str(&body, "namespace").filter(|s| !s.is_empty()))
+            .unwrap_or("default");
+        let admitted_as = meta_str(&body, "name")
+            .filter(|s| !s.is_empty())
+            .or_else(|| meta_str(&body, "generateName"))
+            .unwrap_or_default();
+        namespace_lifecycle::admit_create(self, &r.spec, Some(admitted_in), admitted_as)?;
         let namespace = effective_namespace(&r.spec, namespace, &body)?;
         let map = body
             .as_object_mut()
@@ -193,23 +228,28 @@ impl State {
                 name = generated_name(prefix);
             }
         }
-        validate_name(&r.spec, &name)?;
         meta.insert("name".into(), Value::String(name.clone()));
         match &namespace {
             Some(ns) => meta.insert("namespace".into(), Value::String(ns.clone())),
             None => meta.remove("namespace"),
         };
         strategy::prepare_create(&r.spec, &mut body)?;
+        namespace_lifecycle::prepare_create(&r.spec, &mut body);
+        objectmeta::validate_create(&r.spec, &body)?;
+        crd::validate_create(r, &mut body)?;
         let key = object_key(namespace.as_deref(), &name);
         r.store
             .write(&self.clock, &key, opts.dry_run, |existing| match existing {
-                Some(_) => Err(StatusError::already_exists(
-                    &r.spec.group,
-                    &r.spec.plural,
-                    &name,
-                )),
+                Some(old) => {
+                    let mut e = StatusError::already_exists(&r.spec.group, &r.spec.plural, &name);
+                    if old.to_value().is_ok_and(|v| strategy::being_deleted(&v)) {
+                        e.message = format!("object is being deleted: {}", e.message);
+                    }
+                    Err(e)
+                }
                 None => Ok(Change::Put(body)),
             })
+            .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
             .map(|(_, obj)| obj)
     }
 
@@ -226,6 +266,8 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         check_type(&r.spec, &body)?;
+        crd::decode(r, &mut body, opts)?;
+        data::decode(&r.spec, &mut body)?;
         let namespace = request_namespace(&r.spec, namespace);
         check_name(&body, name, namespace)?;
         let meta = body
@@ -239,14 +281,19 @@ impl State {
         let key = object_key(namespace, name);
         r.store
             .write(&self.clock, &key, opts.dry_run, |existing| match existing {
-                Some(old) => replace(r, old, body, name, sub),
+                Some(old) => {
+                    namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                    replace(r, old, body, name, sub)
+                }
                 None if sub == Sub::Main && r.spec.create_on_update => {
-                    validate_name(&r.spec, name)?;
+                    namespace_lifecycle::admit_create(self, &r.spec, namespace, name)?;
                     strategy::prepare_create(&r.spec, &mut body)?;
+                    objectmeta::validate_create(&r.spec, &body)?;
                     Ok(Change::Put(body))
                 }
                 None => Err(StatusError::not_found(&r.spec.group, &r.spec.plural, name)),
             })
+            .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
     }
 
     /// Patches an object (PATCH) or, with [`Sub::Status`], its `status`: the patch applies
@@ -262,14 +309,19 @@ impl State {
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         let namespace = request_namespace(&r.spec, namespace);
         let key = object_key(namespace, name);
-        r.store.write(&self.clock, &key, opts.dry_run, |existing| {
-            let old = existing
-                .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
-            let mut value = old.to_value()?;
-            patch.apply(&mut value)?;
-            check_name(&value, name, namespace)?;
-            replace(r, old, value, name, sub)
-        })
+        r.store
+            .write(&self.clock, &key, opts.dry_run, |existing| {
+                let old = existing
+                    .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
+                namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                let mut value = old.to_value()?;
+                patch.apply(&mut value)?;
+                crd::decode(r, &mut value, opts)?;
+                data::decode(&r.spec, &mut value)?;
+                check_name(&value, name, namespace)?;
+                replace(r, old, value, name, sub)
+            })
+            .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
     }
 
     /// The object's `autoscaling/v1` `Scale` (GET on the `scale` subresource).
@@ -307,6 +359,7 @@ impl State {
         let (_, obj) = r.store.write(&self.clock, &key, opts.dry_run, |existing| {
             let old = existing
                 .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
+            namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
             let wanted = make(scale::of(scale, old)?)?;
             check_name(&wanted, name, namespace)?;
             let replicas = scale::replicas(&wanted, name)?;
@@ -333,6 +386,9 @@ impl State {
         name: &str,
         opts: &DeleteOptions,
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        if namespace_lifecycle::is_namespaces(&r.spec) {
+            return namespace_lifecycle::delete(self, r, name, opts);
+        }
         let namespace = request_namespace(&r.spec, namespace);
         let key = object_key(namespace, name);
         r.store.write(&self.clock, &key, opts.dry_run, |existing| {
@@ -357,6 +413,21 @@ impl State {
                 Ok(Change::Put(value))
             }
         })
+        .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
+    }
+
+    /// After a stored write: a CRD's custom resource is installed, updated or removed.
+    fn after_write(
+        &self,
+        r: &Resolved,
+        dry_run: bool,
+        outcome: Outcome,
+        obj: Arc<Obj>,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        if !dry_run {
+            crd::after_write(self, r, outcome, &obj)?;
+        }
+        Ok((outcome, obj))
     }
 
     /// Deletes every object of the namespace (or all) that `keep` selects, as a
@@ -399,6 +470,10 @@ impl State {
 pub(crate) struct WriteOptions {
     /// `dryRun=All`: answer as the write would, store nothing.
     pub dry_run: bool,
+    /// `fieldValidation`: what unknown fields of a custom resource do.
+    pub field_validation: crd::FieldValidation,
+    /// Warnings for the response's `Warning` headers.
+    pub warnings: crd::Warnings,
 }
 
 /// The parts of `DeleteOptions` this server acts on.
@@ -491,17 +566,21 @@ fn replace(
             ));
         }
     }
-    let new = match sub {
+    let mut new = match sub {
         Sub::Status => strategy::status_update(&old_value, &new),
         Sub::Main => {
             let mut new = new;
             strategy::prepare_update(spec, &old_value, &mut new, name)?;
+            namespace_lifecycle::prepare_update(spec, &old_value, &mut new);
+            objectmeta::validate_update(spec, &old_value, &new)?;
             new
         }
     };
+    crd::validate_update(r, &old_value, &mut new, sub)?;
     if strategy::being_deleted(&old_value)
         && !strategy::finalizers(&old_value).is_empty()
         && strategy::finalizers(&new).is_empty()
+        && namespace_lifecycle::finalized(spec, &new)
     {
         return Ok(Change::DeleteAnswering(new));
     }
@@ -567,30 +646,4 @@ fn effective_namespace(
         (None, Some(b)) => Ok(Some(b.to_owned())),
         (None, None) => Ok(Some("default".to_owned())),
     }
-}
-
-/// Names are DNS subdomains (lowercase alphanumerics, `-`, `.`), at most 253 characters.
-fn validate_name(spec: &ResourceSpec, name: &str) -> Result<(), StatusError> {
-    let invalid = |msg: String| {
-        StatusError::invalid(&spec.kind, &spec.group, name, &[("metadata.name", msg)])
-    };
-    if name.is_empty() {
-        return Err(invalid(
-            "Required value: name or generateName is required".into(),
-        ));
-    }
-    let ok_chars = name
-        .bytes()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.');
-    let ends_ok = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    if name.len() > 253
-        || !ok_chars
-        || !ends_ok(name.bytes().next())
-        || !ends_ok(name.bytes().last())
-    {
-        return Err(invalid(format!(
-            "Invalid value: \"{name}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
-        )));
-    }
-    Ok(())
 }

@@ -108,10 +108,14 @@ impl StatusError {
     /// `Required value: ...`, `Unsupported value: ...`, ...), as kube-apiserver's
     /// field errors print; each cause's reason follows from that type.
     pub fn invalid(kind: &str, group: &str, name: &str, causes: &[(&str, String)]) -> Self {
-        let list = causes
-            .iter()
-            .map(|(field, msg)| format!("{field}: {msg}"))
-            .collect::<Vec<_>>();
+        // The message lists each distinct error once (`ErrorList.ToAggregate`); the
+        // causes keep every one.
+        let mut list: Vec<String> = Vec::new();
+        for line in causes.iter().map(|(field, msg)| format!("{field}: {msg}")) {
+            if !list.contains(&line) {
+                list.push(line);
+            }
+        }
         let message = if list.len() == 1 {
             list[0].clone()
         } else {
@@ -268,8 +272,14 @@ impl StatusError {
             "reason": self.reason,
             "code": self.code,
         });
-        if let (Some(d), Some(obj)) = (&self.details, v.as_object_mut()) {
-            obj.insert("details".into(), d.clone());
+        if let Some(obj) = v.as_object_mut() {
+            if let Some(d) = &self.details {
+                obj.insert("details".into(), d.clone());
+            }
+            // `StatusReasonUnknown` is empty, and `Status.reason` is omitted when empty.
+            if self.reason.is_empty() {
+                obj.remove("reason");
+            }
         }
         v
     }

@@ -438,6 +438,24 @@ impl Store {
         (rv, items)
     }
 
+    /// Rewrites the stored objects `f` changes, keeping their resourceVersions and
+    /// sending no events: what a read from storage would return after the stored form's
+    /// meaning changed (a CRD gained a default).
+    pub fn rewrite_in_place(&self, f: &dyn Fn(&mut Value) -> bool) -> Result<(), StatusError> {
+        let mut inner = self.lock();
+        let mut changed = Vec::new();
+        for obj in inner.objects.values() {
+            let mut value = obj.to_value()?;
+            if f(&mut value) {
+                changed.push(Arc::new(Obj::build(value, obj.rv, self.fields_spec)?));
+            }
+        }
+        for obj in changed {
+            inner.objects.insert(obj.key.clone(), obj);
+        }
+        Ok(())
+    }
+
     /// Creates `n` objects from `template` at once (seeding): one lock, consecutive
     /// resourceVersions, instantiation spread over the available cores. `vars(i)` gives
     /// object `i`'s variables; the resourceVersion is appended as the last one.

@@ -91,7 +91,32 @@ pub(crate) fn prepare_create(spec: &ResourceSpec, obj: &mut Value) -> Result<(),
     if keeps_generation {
         m.insert("generation".into(), Value::from(1));
     }
+    default_namespace_name_label(spec, m);
     Ok(())
+}
+
+/// Namespaces carry their own name as the `kubernetes.io/metadata.name` label, set by
+/// kube-apiserver's defaulting on every write (so a selector over namespaces can name one),
+/// whatever the client sent in its place.
+fn default_namespace_name_label(spec: &ResourceSpec, m: &mut Map<String, Value>) {
+    if !(spec.group.is_empty() && spec.plural == "namespaces") {
+        return;
+    }
+    let Some(name) = m.get("name").and_then(Value::as_str).map(str::to_owned) else {
+        return;
+    };
+    if name.is_empty() {
+        return;
+    }
+    let labels = m
+        .entry("labels")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !labels.is_object() {
+        *labels = Value::Object(Map::new());
+    }
+    if let Value::Object(labels) = labels {
+        labels.insert("kubernetes.io/metadata.name".into(), Value::String(name));
+    }
 }
 
 /// The QoS class kube-apiserver computes for a new Pod from its containers' cpu and
@@ -194,6 +219,7 @@ pub(crate) fn prepare_update(
         Some(g) => m.insert("generation".into(), Value::from(g)),
         None => m.remove("generation"),
     };
+    default_namespace_name_label(spec, m);
     Ok(())
 }
 

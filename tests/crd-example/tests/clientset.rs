@@ -35,6 +35,7 @@ fn fixture<K: DeserializeOwned>(name: &str, object_name: &str) -> K {
 
 async fn server() -> RunningServer {
     TestApiServer::builder()
+        .namespaces([NS])
         .seed_namespaces(0)
         .resource(
             ResourceSpec::new("cert-manager.io", "v1", "Certificate", "certificates", true)

@@ -39,6 +39,7 @@ fn named(mut value: Value, name: &str) -> Value {
 
 async fn server() -> RunningServer {
     TestApiServer::builder()
+        .namespaces(["shop", "certs"])
         .seed_namespaces(0)
         .resource(ResourceSpec::new(
             "cert-manager.io",

@@ -61,6 +61,7 @@ async fn eventually(what: &str, check: impl Fn() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_certificate_projection_syncs_and_follows_the_watch() {
     let server = TestApiServer::builder()
+        .namespaces(["shop"])
         .seed_namespaces(0)
         .resource(ResourceSpec::new(
             "cert-manager.io",

@@ -29,6 +29,7 @@ const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
 async fn server() -> RunningServer {
     TestApiServer::builder()
         .seed_namespaces(0)
+        .namespaces([NS, "other"])
         .start()
         .await
         .unwrap()

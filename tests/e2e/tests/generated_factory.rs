@@ -65,13 +65,39 @@ fn merge_missing(into: &mut Value, from: &Value) {
 }
 
 fn object_name(plural: &str) -> String {
-    format!("e2e-{plural}")
+    match plural {
+        // The server admits a CRD only under its `<plural>.<group>` name.
+        "customresourcedefinitions" => "e2es.e2e.example.com".to_owned(),
+        _ => format!("e2e-{plural}"),
+    }
+}
+
+/// The test server's name for a resource: `pods`, `deployments.apps`.
+fn resource_name(group: &str, plural: &str) -> String {
+    if group.is_empty() {
+        plural.to_owned()
+    } else {
+        format!("{plural}.{group}")
+    }
+}
+
+/// A CRD the server admits (a `Default` one has no names, versions or schema).
+fn valid_crd_spec() -> Value {
+    json!({
+        "group": "e2e.example.com",
+        "names": {"plural": "e2es", "singular": "e2e", "kind": "E2e", "listKind": "E2eList"},
+        "scope": "Namespaced",
+        "versions": [{
+            "name": "v1", "served": true, "storage": true,
+            "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}
+        }]
+    })
 }
 
 /// A server serving every generated resource, with one object per group and plural
 /// (shared by that resource's versions, as the real apiserver's storage is).
 async fn server_with_every_resource(entries: &[Entry]) -> RunningServer {
-    let mut builder = TestApiServer::builder().seed_namespaces(0);
+    let mut builder = TestApiServer::builder().namespaces([NS]).seed_namespaces(0);
     for e in entries {
         let mut spec = ResourceSpec::new(e.group, e.version, &e.kind, e.plural, e.namespaced);
         spec.list_kind = format!("{}List", e.kind);
@@ -95,12 +121,12 @@ async fn server_with_every_resource(entries: &[Entry]) -> RunningServer {
         if let Value::Object(map) = &mut object {
             map.remove("apiVersion");
             map.remove("kind");
+            if plural == "customresourcedefinitions" {
+                map.insert("spec".to_owned(), valid_crd_spec());
+                map.remove("status");
+            }
         }
-        let resource = if group.is_empty() {
-            plural.to_owned()
-        } else {
-            format!("{plural}.{group}")
-        };
+        let resource = resource_name(group, plural);
         server
             .create(&resource, ns, object)
             .unwrap_or_else(|e| panic!("create {resource}: {e:?}"));
@@ -133,7 +159,7 @@ macro_rules! lister_get {
 macro_rules! check_every_resource {
     ($([$ty:path, $g:literal, $v:literal, $plural:literal, $gm:ident, $vm:ident, $m:ident, $scope:ident],)*) => {
         /// Problems found, one line each (empty when every resource is right).
-        fn check_every_resource(factory: &SharedInformerFactory) -> Vec<String> {
+        fn check_every_resource(factory: &SharedInformerFactory, server: &RunningServer) -> Vec<String> {
             let mut problems = Vec::new();
             $({
                 let what = format!("{}/{}/{}", $g, $v, $plural);
@@ -143,9 +169,12 @@ macro_rules! check_every_resource {
                     Some(obj) if obj.metadata.name.as_deref() == Some(name.as_str()) => {}
                     other => problems.push(format!("{what}: lister get({name}) gave {:?}", other.map(|o| o.metadata.name.clone()))),
                 }
+                // One object of the test's own, beside what the server holds from the start
+                // (the namespaces of a fresh cluster).
                 let listed = lister.list(&Selector::everything());
-                if listed.len() != 1 {
-                    problems.push(format!("{what}: lister list gave {} objects", listed.len()));
+                let stored = server.count(&resource_name($g, $plural));
+                if listed.len() != stored {
+                    problems.push(format!("{what}: lister list gave {} objects, the server holds {stored}", listed.len()));
                 }
                 let gvr = GroupVersionResource::new($g, $v, $plural);
                 match factory.for_resource(&gvr) {
@@ -186,7 +215,7 @@ async fn factory_syncs_every_generated_resource() {
         .expect("every informer syncs in time")
         .expect("every informer syncs");
 
-    let problems = check_every_resource(&factory);
+    let problems = check_every_resource(&factory, &server);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 
     let unknown = GroupVersionResource::new("example.com", "v1", "widgets");
@@ -202,6 +231,7 @@ async fn factory_syncs_every_generated_resource() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pods_twice_is_one_informer_with_one_list_and_one_watch() {
     let server = TestApiServer::builder()
+        .namespaces([NS])
         .seed_namespaces(0)
         .start()
         .await

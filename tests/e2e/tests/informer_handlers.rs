@@ -14,7 +14,11 @@ use tokio_util::sync::CancellationToken;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_and_panicking_handlers_harm_no_one_else() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<ConfigMap>(&client(&server.url()));
 
     // The slow handler blocks until the test opens the gate.

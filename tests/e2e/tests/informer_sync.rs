@@ -104,7 +104,11 @@ async fn initial_sync_of_thousands_over_pages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_events_reach_store_and_handlers_in_order() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<ConfigMap>(&client(&server.url()));
     let replay = Replay::default();
     inf.add_event_handler(replay.clone());
@@ -154,7 +158,11 @@ async fn watch_events_reach_store_and_handlers_in_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropped_watches_rewatch_without_relisting() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let inf = informer::<ConfigMap>(&client(&server.url()));
     let replay = Replay::default();
     inf.add_event_handler(replay.clone());
@@ -182,7 +190,11 @@ async fn dropped_watches_rewatch_without_relisting() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expired_watch_relists_and_reports_missed_deletions() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     for i in 0..6 {
         server
             .create("configmaps", Some("a"), cm("a", &format!("c{i}"), "1"))

@@ -136,6 +136,7 @@ async fn typed_metadata_informer_syncs_pods_and_follows_changes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metadata_informer_for_a_crd_shaped_resource() {
     let server = TestApiServer::builder()
+        .namespaces(["ns-0"])
         .resource(fixtures::widget_spec())
         .start()
         .await

@@ -1092,7 +1092,8 @@ pub mod example_com {
         /// This is the storage version.
         ///
         /// Subresources: `scale`, `status`.
-        #[derive(Clone, Debug, PartialEq, ::serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, ::informer_runtime::serde::Deserialize)]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct Widget {
             /// Standard object metadata.
             #[serde(default)]
@@ -1126,12 +1127,12 @@ pub mod example_com {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::serde::Serialize for Widget {
-            fn serialize<S: ::serde::Serializer>(
+        impl ::informer_runtime::serde::Serialize for Widget {
+            fn serialize<S: ::informer_runtime::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::serde::ser::SerializeMap as _;
+                use ::informer_runtime::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",
@@ -1152,17 +1153,24 @@ pub mod example_com {
         /// Desired state of the widget.
         /// - first point
         ///   continues here
-        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(
+            Clone,
+            Debug,
+            PartialEq,
+            ::informer_runtime::serde::Serialize,
+            ::informer_runtime::serde::Deserialize
+        )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct WidgetSpec {
             /// Field `config`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-            pub config: ::std::option::Option<::serde_json::Value>,
+            pub config: ::std::option::Option<::informer_runtime::serde_json::Value>,
             /// Field `for`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub r#for: ::std::option::Option<::std::string::String>,
             /// Free-form JSON: the `oneOf` branches of this schema share no single Rust type.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-            pub free: ::std::option::Option<::serde_json::Value>,
+            pub free: ::std::option::Option<::informer_runtime::serde_json::Value>,
             /// Field `hugepages-1Gi`.
             #[serde(
                 rename = "hugepages-1Gi",
@@ -1221,9 +1229,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::serde::Serialize,
-            ::serde::Deserialize
+            ::informer_runtime::serde::Serialize,
+            ::informer_runtime::serde::Deserialize
         )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct WidgetSpecRules {
             /// Field `$ref`.
             #[serde(
@@ -1250,9 +1259,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::serde::Serialize,
-            ::serde::Deserialize
+            ::informer_runtime::serde::Serialize,
+            ::informer_runtime::serde::Deserialize
         )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct WidgetSpecTemplate {
             /// Field `apiVersion`.
             #[serde(
@@ -1268,7 +1278,7 @@ pub mod example_com {
             #[serde(flatten)]
             pub rest: ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::serde_json::Value,
+                ::informer_runtime::serde_json::Value,
             >,
         }
         /// The widget type.
@@ -1318,19 +1328,19 @@ pub mod example_com {
                 }
             }
         }
-        impl ::serde::Serialize for WidgetSpecType {
-            fn serialize<S: ::serde::Serializer>(
+        impl ::informer_runtime::serde::Serialize for WidgetSpecType {
+            fn serialize<S: ::informer_runtime::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for WidgetSpecType {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
+        impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetSpecType {
+            fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                <::std::string::String as ::serde::Deserialize<
+                <::std::string::String as ::informer_runtime::serde::Deserialize<
                     'de,
                 >>::deserialize(deserializer)
                     .map(Self::from)
@@ -1342,9 +1352,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::serde::Serialize,
-            ::serde::Deserialize
+            ::informer_runtime::serde::Serialize,
+            ::informer_runtime::serde::Deserialize
         )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct WidgetStatus {
             /// Field `lastUpdated`.
             #[serde(
@@ -1409,19 +1420,19 @@ pub mod example_com {
                 }
             }
         }
-        impl ::serde::Serialize for WidgetStatusPhase {
-            fn serialize<S: ::serde::Serializer>(
+        impl ::informer_runtime::serde::Serialize for WidgetStatusPhase {
+            fn serialize<S: ::informer_runtime::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for WidgetStatusPhase {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
+        impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetStatusPhase {
+            fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                <::std::string::String as ::serde::Deserialize<
+                <::std::string::String as ::informer_runtime::serde::Deserialize<
                     'de,
                 >>::deserialize(deserializer)
                     .map(Self::from)
@@ -1433,7 +1444,14 @@ pub mod example_com {
         /// Custom resource `example.com/v1beta1` `Widget` (`widgets`, namespaced), from CRD `widgets.example.com`.
         ///
         /// Deprecated: example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget
-        #[derive(Clone, Debug, Default, PartialEq, ::serde::Deserialize)]
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::informer_runtime::serde::Deserialize
+        )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct Widget {
             /// Standard object metadata.
             #[serde(default)]
@@ -1463,12 +1481,12 @@ pub mod example_com {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::serde::Serialize for Widget {
-            fn serialize<S: ::serde::Serializer>(
+        impl ::informer_runtime::serde::Serialize for Widget {
+            fn serialize<S: ::informer_runtime::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::serde::ser::SerializeMap as _;
+                use ::informer_runtime::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",
@@ -1491,9 +1509,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::serde::Serialize,
-            ::serde::Deserialize
+            ::informer_runtime::serde::Serialize,
+            ::informer_runtime::serde::Deserialize
         )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct WidgetSpec {
             /// Field `size`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1510,7 +1529,14 @@ pub mod tools_example_org {
         /// Custom resource `tools.example.org/v2` `Gadget` (`gadgets`, cluster-scoped), from CRD `gadgets.tools.example.org`.
         ///
         /// This is the storage version.
-        #[derive(Clone, Debug, Default, PartialEq, ::serde::Deserialize)]
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::informer_runtime::serde::Deserialize
+        )]
+        #[serde(crate = "::informer_runtime::serde")]
         pub struct Gadget {
             /// Standard object metadata.
             #[serde(default)]
@@ -1525,7 +1551,10 @@ pub mod tools_example_org {
             /// Arbitrary data by key.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub data: ::std::option::Option<
-                ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::informer_runtime::serde_json::Value,
+                >,
             >,
             /// Default: `true`
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1541,7 +1570,7 @@ pub mod tools_example_org {
             #[serde(flatten)]
             pub rest: ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::serde_json::Value,
+                ::informer_runtime::serde_json::Value,
             >,
         }
         impl ::informer_runtime::k8s_openapi::Resource for Gadget {
@@ -1565,12 +1594,12 @@ pub mod tools_example_org {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::serde::Serialize for Gadget {
-            fn serialize<S: ::serde::Serializer>(
+        impl ::informer_runtime::serde::Serialize for Gadget {
+            fn serialize<S: ::informer_runtime::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::serde::ser::SerializeMap as _;
+                use ::informer_runtime::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",

@@ -23,6 +23,7 @@ pub const LEASES: &str = "leases.coordination.k8s.io";
 /// A server serving Foos as `crd/foo.yaml` declares them (namespaced, status subresource).
 pub async fn server() -> RunningServer {
     TestApiServer::builder()
+        .namespaces(["shop", "ns-0", "ns-1", "ns-2", "ns-3"])
         .resource(
             ResourceSpec::new("samplecontroller.k8s.io", "v1alpha1", "Foo", "foos", true)
                 .with_status_subresource(),

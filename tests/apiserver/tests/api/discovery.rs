@@ -63,7 +63,11 @@ async fn discovery_lists_what_is_registered() {
 
 #[tokio::test]
 async fn crd_shaped_resources_registered_at_run_time_are_fully_served() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server.register(fixtures::widget_spec());
     let mut w = Watch::open(&server, "/apis/example.com/v1/widgets?watch=1").await;
     let body = fixtures::widget("shop", "w1", 0).to_string();

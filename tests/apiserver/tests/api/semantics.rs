@@ -33,7 +33,11 @@ fn widgets() -> ResourceSpec {
 
 #[tokio::test]
 async fn put_conflicts_missing_objects_and_unconditional_updates() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let created = server
         .create(
             "configmaps",
@@ -161,7 +165,11 @@ async fn put_conflicts_missing_objects_and_unconditional_updates() {
 
 #[tokio::test]
 async fn generation_is_kept_only_where_the_real_server_keeps_it() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server.register(widgets());
     let d = server
         .create("deployments.apps", Some("shop"), deployment())
@@ -271,7 +279,11 @@ async fn generation_is_kept_only_where_the_real_server_keeps_it() {
 
 #[tokio::test]
 async fn the_status_subresource_writes_only_status_and_checks_the_resource_version() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server.register(widgets());
     let created = server
         .create(
@@ -328,7 +340,11 @@ async fn the_status_subresource_writes_only_status_and_checks_the_resource_versi
 
 #[tokio::test]
 async fn the_scale_subresource_reads_and_writes_replicas() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server.register(widgets());
     let d = server
         .create("deployments.apps", Some("shop"), deployment())
@@ -404,7 +420,11 @@ async fn the_scale_subresource_reads_and_writes_replicas() {
 
 #[tokio::test]
 async fn json_patch_applies_all_operations_or_answers_422() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server
         .create(
             "configmaps",
@@ -464,7 +484,11 @@ async fn json_patch_applies_all_operations_or_answers_422() {
 
 #[tokio::test]
 async fn deletes_answer_per_resource_and_check_preconditions() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let cm = server
         .create(
             "configmaps",
@@ -541,7 +565,11 @@ async fn deletes_answer_per_resource_and_check_preconditions() {
 
 #[tokio::test]
 async fn finalizers_hold_a_delete_until_the_last_one_is_removed() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     server.register(widgets());
     let mut w = fixtures::widget("shop", "w", 0);
     w["metadata"]["finalizers"] = json!(["example.com/cleanup"]);
@@ -597,7 +625,11 @@ async fn finalizers_hold_a_delete_until_the_last_one_is_removed() {
 
 #[tokio::test]
 async fn delete_collection_deletes_what_the_selectors_select() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop", "other"])
+        .start()
+        .await
+        .unwrap();
     for i in 0..4 {
         server
             .create(
@@ -648,7 +680,11 @@ async fn delete_collection_deletes_what_the_selectors_select() {
 
 #[tokio::test]
 async fn dry_run_validates_and_answers_but_stores_nothing() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let cm = server
         .create(
             "configmaps",
@@ -752,7 +788,11 @@ async fn dry_run_validates_and_answers_but_stores_nothing() {
 
 #[tokio::test]
 async fn field_manager_is_accepted_and_validated() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let body = fixtures::config_map("shop", "c", 0).to_string();
     let (code, _) = send(
         &server,

@@ -48,7 +48,12 @@ async fn watch_from_zero_sends_current_objects_then_changes() {
 
 #[tokio::test]
 async fn watch_from_a_resource_version_sends_only_later_events_in_order() {
-    let server = seeded(2).await;
+    let server = TestApiServer::builder()
+        .seed_pods(2)
+        .namespaces(["ns-1"])
+        .start()
+        .await
+        .unwrap();
     let a = server
         .create(
             "configmaps",
@@ -97,7 +102,12 @@ async fn watch_from_a_resource_version_sends_only_later_events_in_order() {
 
 #[tokio::test]
 async fn a_too_old_resource_version_gets_one_410_error_event_then_the_end() {
-    let server = TestApiServer::builder().history(3).start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["ns-0"])
+        .history(3)
+        .start()
+        .await
+        .unwrap();
     let first = server
         .create(
             "configmaps",
@@ -233,7 +243,12 @@ async fn send_initial_events_ends_with_an_annotated_bookmark() {
 
 #[tokio::test]
 async fn selectors_filter_events_and_turn_transitions_into_added_and_deleted() {
-    let server = seeded(3).await;
+    let server = TestApiServer::builder()
+        .seed_pods(3)
+        .namespaces(["ns-9"])
+        .start()
+        .await
+        .unwrap();
     let rv = server.resource_version();
     let mut w = Watch::open(
         &server,

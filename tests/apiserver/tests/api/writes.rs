@@ -9,7 +9,11 @@ const MERGE: &str = "application/merge-patch+json";
 
 #[tokio::test]
 async fn create_sets_server_fields_and_refuses_duplicates() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop", "other"])
+        .start()
+        .await
+        .unwrap();
     let body = fixtures::config_map("shop", "settings", 0).to_string();
     let before = server.resource_version();
     let (code, created) = send(
@@ -99,7 +103,11 @@ async fn create_sets_server_fields_and_refuses_duplicates() {
 
 #[tokio::test]
 async fn update_checks_the_resource_version_and_bumps_generation_on_spec_changes() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["shop"])
+        .start()
+        .await
+        .unwrap();
     let created = server
         .create(
             "deployments.apps",
@@ -179,16 +187,12 @@ async fn merge_patch_and_delete_behave_like_the_real_server() {
     let (code, status) = send(&server, Method::PATCH, path, MERGE, stale).await;
     assert_eq!(code, 409);
     assert_status(&status, 409, "Conflict");
-    for unsupported in [
-        "application/strategic-merge-patch+json",
-        "application/apply-patch+yaml",
-        "text/plain",
-    ] {
+    for unsupported in ["application/apply-patch+yaml", "text/plain"] {
         let (code, status) = send(&server, Method::PATCH, path, unsupported, "{}").await;
         assert_eq!(code, 415, "{unsupported}");
         assert_eq!(
             assert_status(&status, 415, "UnsupportedMediaType"),
-            "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json"
+            "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"
         );
     }
     let (code, status) = send(
@@ -221,7 +225,11 @@ async fn merge_patch_and_delete_behave_like_the_real_server() {
 
 #[tokio::test]
 async fn resource_versions_increase_across_resources_and_in_process_writes_are_watched() {
-    let server = TestApiServer::builder().start().await.unwrap();
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
     let start = server.resource_version();
     let mut w = Watch::open(
         &server,

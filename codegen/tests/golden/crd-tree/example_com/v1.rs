@@ -6,7 +6,8 @@
 /// This is the storage version.
 ///
 /// Subresources: `scale`, `status`.
-#[derive(Clone, Debug, PartialEq, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::informer_runtime::serde::Deserialize)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct Widget {
     /// Standard object metadata.
     #[serde(default)]
@@ -40,12 +41,12 @@ impl ::informer_runtime::k8s_openapi::Metadata for Widget {
     }
 }
 /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-impl ::serde::Serialize for Widget {
-    fn serialize<S: ::serde::Serializer>(
+impl ::informer_runtime::serde::Serialize for Widget {
+    fn serialize<S: ::informer_runtime::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::serde::ser::SerializeMap as _;
+        use ::informer_runtime::serde::ser::SerializeMap as _;
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         map.serialize_entry(
             "apiVersion",
@@ -66,17 +67,24 @@ impl ::serde::Serialize for Widget {
 /// Desired state of the widget.
 /// - first point
 ///   continues here
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    ::informer_runtime::serde::Serialize,
+    ::informer_runtime::serde::Deserialize
+)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct WidgetSpec {
     /// Field `config`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub config: ::std::option::Option<::serde_json::Value>,
+    pub config: ::std::option::Option<::informer_runtime::serde_json::Value>,
     /// Field `for`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub r#for: ::std::option::Option<::std::string::String>,
     /// Free-form JSON: the `oneOf` branches of this schema share no single Rust type.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub free: ::std::option::Option<::serde_json::Value>,
+    pub free: ::std::option::Option<::informer_runtime::serde_json::Value>,
     /// Field `hugepages-1Gi`.
     #[serde(
         rename = "hugepages-1Gi",
@@ -127,7 +135,15 @@ pub struct WidgetSpec {
     pub weight: ::std::option::Option<i64>,
 }
 /// Object at `spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.rules.items`.
-#[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    ::informer_runtime::serde::Serialize,
+    ::informer_runtime::serde::Deserialize
+)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct WidgetSpecRules {
     /// Field `$ref`.
     #[serde(
@@ -149,7 +165,15 @@ pub struct WidgetSpecRules {
 /// Object at `spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.template`.
 ///
 /// Fields the schema does not declare are kept in `rest`.
-#[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    ::informer_runtime::serde::Serialize,
+    ::informer_runtime::serde::Deserialize
+)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct WidgetSpecTemplate {
     /// Field `apiVersion`.
     #[serde(
@@ -163,7 +187,10 @@ pub struct WidgetSpecTemplate {
     pub kind: ::std::option::Option<::std::string::String>,
     /// Fields the schema does not declare, kept as they arrived.
     #[serde(flatten)]
-    pub rest: ::std::collections::BTreeMap<::std::string::String, ::serde_json::Value>,
+    pub rest: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::informer_runtime::serde_json::Value,
+    >,
 }
 /// The widget type.
 ///
@@ -212,24 +239,34 @@ impl ::std::convert::From<::std::string::String> for WidgetSpecType {
         }
     }
 }
-impl ::serde::Serialize for WidgetSpecType {
-    fn serialize<S: ::serde::Serializer>(
+impl ::informer_runtime::serde::Serialize for WidgetSpecType {
+    fn serialize<S: ::informer_runtime::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> ::serde::Deserialize<'de> for WidgetSpecType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
+impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetSpecType {
+    fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+        <::std::string::String as ::informer_runtime::serde::Deserialize<
+            'de,
+        >>::deserialize(deserializer)
             .map(Self::from)
     }
 }
 /// Object at `spec.versions[0].schema.openAPIV3Schema.properties.status`.
-#[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    ::informer_runtime::serde::Serialize,
+    ::informer_runtime::serde::Deserialize
+)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct WidgetStatus {
     /// Field `lastUpdated`.
     #[serde(
@@ -294,19 +331,21 @@ impl ::std::convert::From<::std::string::String> for WidgetStatusPhase {
         }
     }
 }
-impl ::serde::Serialize for WidgetStatusPhase {
-    fn serialize<S: ::serde::Serializer>(
+impl ::informer_runtime::serde::Serialize for WidgetStatusPhase {
+    fn serialize<S: ::informer_runtime::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> ::serde::Deserialize<'de> for WidgetStatusPhase {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
+impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetStatusPhase {
+    fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        <::std::string::String as ::serde::Deserialize<'de>>::deserialize(deserializer)
+        <::std::string::String as ::informer_runtime::serde::Deserialize<
+            'de,
+        >>::deserialize(deserializer)
             .map(Self::from)
     }
 }

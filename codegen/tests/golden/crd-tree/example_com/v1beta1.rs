@@ -2,7 +2,8 @@
 /// Custom resource `example.com/v1beta1` `Widget` (`widgets`, namespaced), from CRD `widgets.example.com`.
 ///
 /// Deprecated: example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget
-#[derive(Clone, Debug, Default, PartialEq, ::serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, ::informer_runtime::serde::Deserialize)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct Widget {
     /// Standard object metadata.
     #[serde(default)]
@@ -32,12 +33,12 @@ impl ::informer_runtime::k8s_openapi::Metadata for Widget {
     }
 }
 /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-impl ::serde::Serialize for Widget {
-    fn serialize<S: ::serde::Serializer>(
+impl ::informer_runtime::serde::Serialize for Widget {
+    fn serialize<S: ::informer_runtime::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::serde::ser::SerializeMap as _;
+        use ::informer_runtime::serde::ser::SerializeMap as _;
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         map.serialize_entry(
             "apiVersion",
@@ -55,7 +56,15 @@ impl ::serde::Serialize for Widget {
     }
 }
 /// Object at `spec.versions[1].schema.openAPIV3Schema.properties.spec`.
-#[derive(Clone, Debug, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    ::informer_runtime::serde::Serialize,
+    ::informer_runtime::serde::Deserialize
+)]
+#[serde(crate = "::informer_runtime::serde")]
 pub struct WidgetSpec {
     /// Field `size`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]

@@ -1,8 +1,5 @@
 //! An object's labels as the runtime reads them ([`Labels`]), and a compact way for a
 //! projection to hold them ([`CompactLabels`]).
-//!
-//! The test API server compiles this file into itself (as it does the selectors), so its
-//! examples are unit tests rather than doc tests, which would name the wrong crate there.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,7 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 /// A borrowed set of labels, however the object holds them: what selectors match, label
-/// indexes index and [`Meta::labels`](crate::object::Meta::labels) returns. `ObjectMeta`'s
+/// indexes index and the runtime's `Meta::labels` returns. `ObjectMeta`'s
 /// labels convert into it (`Labels::from(meta.labels.as_ref())`, `None` being no labels), and
 /// [`CompactLabels::as_labels`] gives one.
 #[derive(Clone, Copy, Debug)]

@@ -150,9 +150,9 @@ impl Selector {
         text.parse()
     }
 
-    /// True when `labels` satisfies every requirement: an object's
-    /// [`Meta::labels`](crate::object::Meta::labels), or a `BTreeMap` of them (`None` for an
-    /// object without labels).
+    /// True when `labels` satisfies every requirement: an object's labels as the runtime's
+    /// `Meta::labels` returns them, or a `BTreeMap` of them (`None` for an object without
+    /// labels).
     pub fn matches<'a>(&self, labels: impl Into<Labels<'a>>) -> bool {
         let labels = labels.into();
         self.requirements.iter().all(|r| r.matches(labels))

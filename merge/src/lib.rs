@@ -1,0 +1,38 @@
+//! The merge rules of Kubernetes objects, shared by clients and the test API server:
+//!
+//! - [`schema`]: for each built-in type, the patch strategy, merge key, list type and map
+//!   type of its fields, derived from the Kubernetes OpenAPI document
+//!   ([`schema::builtin`]).
+//! - [`strategic`]: strategic merge patch (`application/strategic-merge-patch+json`) as
+//!   kube-apiserver applies it, with its directives and its error messages.
+//!
+//! ```
+//! use informer_merge::schema::{self, SchemaRef};
+//! use serde_json::json;
+//!
+//! let deployment = json!({
+//!     "metadata": {"name": "web"},
+//!     "spec": {"template": {"spec": {"containers": [
+//!         {"name": "app", "image": "app:1"},
+//!         {"name": "sidecar", "image": "proxy:1"},
+//!     ]}}},
+//! });
+//! let patch = json!({"spec": {"template": {"spec": {"containers": [
+//!     {"name": "app", "image": "app:2"},
+//!     {"name": "sidecar", "$patch": "delete"},
+//! ]}}}});
+//! let root = SchemaRef::root(schema::builtin(), "apps/v1", "Deployment").unwrap();
+//! let patched = informer_merge::strategic::apply(&deployment, &patch, root)?;
+//! assert_eq!(
+//!     patched["spec"]["template"]["spec"]["containers"],
+//!     json!([{"name": "app", "image": "app:2"}])
+//! );
+//! # Ok::<(), informer_merge::strategic::Error>(())
+//! ```
+#![deny(missing_docs)]
+
+mod go;
+pub mod schema;
+pub mod strategic;
+
+pub use go::{GoPanic, UncomparableType};
