@@ -24,7 +24,8 @@ use crate::lister_watcher::ListerWatcher;
 use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
-    Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler, DEFAULT_PAGE_SIZE,
+    Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler,
+    DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
 use crate::store::{store, CacheMode, Indexer, Indexers};
@@ -50,6 +51,7 @@ struct Settings<K> {
     strip_managed_fields: bool,
     watch_error_handler: Option<WatchErrorHandler>,
     streaming_list: bool,
+    initial_events_timeout: Duration,
     page_size: i64,
 }
 
@@ -152,6 +154,7 @@ impl<K: Object> SharedIndexInformer<K> {
                     strip_managed_fields: false,
                     watch_error_handler: None,
                     streaming_list: false,
+                    initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
                     page_size: DEFAULT_PAGE_SIZE,
                 }),
                 dispatch: Mutex::new(Dispatch {
@@ -227,11 +230,26 @@ impl<K: Object> SharedIndexInformer<K> {
         Ok(())
     }
 
-    /// Opts into streaming lists (`sendInitialEvents`), falling back to list + watch when
-    /// the server does not support them. Fails once the informer has started.
+    /// Opts into streaming lists (`sendInitialEvents`), falling back to list + watch for
+    /// good when the server does not support them, or does not end the initial events
+    /// with the `initial-events-end` bookmark within
+    /// [`set_initial_events_timeout`](Self::set_initial_events_timeout) (counted in
+    /// [`InformerStats::streaming_list_fallbacks`]). Fails once the informer has started.
     pub fn set_streaming_list(&self, enabled: bool) -> Result<(), Error> {
         self.ensure_not_started("set_streaming_list")?;
         lock(&self.inner.settings).streaming_list = enabled;
+        Ok(())
+    }
+
+    /// How long a streaming list may take to reach its `initial-events-end` bookmark
+    /// before the informer lists and watches instead, for good (default one minute: many
+    /// times what kube-apiserver needs to stream even a very large resource from its
+    /// watch cache, while a server or proxy that drops the bookmark delays the first sync
+    /// by no more than that, once). Giving up early costs one redundant list, never a
+    /// wrong cache. Fails once the informer has started.
+    pub fn set_initial_events_timeout(&self, timeout: Duration) -> Result<(), Error> {
+        self.ensure_not_started("set_initial_events_timeout")?;
+        lock(&self.inner.settings).initial_events_timeout = timeout;
         Ok(())
     }
 
@@ -311,6 +329,17 @@ impl<K: Object> SharedIndexInformer<K> {
 
     /// A stream of this informer's events, starting with the current contents as adds.
     /// The stream ends when the informer stops; dropping it unregisters it.
+    ///
+    /// The informer never waits for a stream, so its queue coalesces per object, as a
+    /// handler's with [`HandlerOptions::coalescing`] does (see
+    /// [`QueuePolicy::CoalescePerObject`](crate::handler::QueuePolicy::CoalescePerObject)):
+    /// a consumer that falls behind finds at most one pending entry per object (two
+    /// events for a delete followed by a re-creation) and, once it catches up, the newest
+    /// state of every object, as a level-triggered controller needs. So with N objects a
+    /// slow consumer holds at most 2N entries (N that exist, N whose delete is pending)
+    /// however busy the informer is; [`HandlerRegistration::queue_depth`] tells how many.
+    /// A consumer that must see every intermediate state should register a handler
+    /// instead ([`add_event_handler`](Self::add_event_handler)).
     pub fn stream(&self) -> (HandlerRegistration, BoxStream<'static, Event<K>>) {
         let mut dispatch = lock(&self.inner.dispatch);
         let initial = self.inner.indexer.list();
@@ -498,6 +527,7 @@ impl<K: Object> SharedIndexInformer<K> {
             name: s.name.clone(),
             page_size: s.page_size,
             streaming_list: s.streaming_list,
+            initial_events_timeout: s.initial_events_timeout,
             watch_error_handler: s.watch_error_handler.clone(),
             ..Default::default()
         };

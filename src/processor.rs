@@ -1,7 +1,8 @@
 //! Delivery of events to handlers (client-go's `sharedProcessor`): every handler has its
 //! own queue and its own thread, so a slow handler delays only itself and a panicking one
 //! is logged and skipped. A handler's queue is unbounded (every event, in order) or
-//! coalesces per object ([`QueuePolicy`]), which bounds it by the number of objects.
+//! coalesces per object ([`QueuePolicy`]), which bounds it by the number of objects. A
+//! stream's queue always coalesces: its consumer is a task that may stop polling.
 //!
 //! Events go to a handler thread in batches: [`Processor::distribute`] collects them and
 //! [`Processor::flush`] hands each thread what it collected, which the informer does
@@ -20,13 +21,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc as std_mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use std::collections::VecDeque;
+
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use crate::handler::{Deleted, Event, Origin, QueuePolicy, ResourceEventHandler};
 use crate::stats::HandlerStats;
-use coalesce::CoalescingQueue;
+use coalesce::{CoalescingQueue, TryTake};
 
 /// The shortest per-handler resync period; shorter ones are raised to it (as in client-go).
 pub const MINIMUM_RESYNC_PERIOD: Duration = Duration::from_secs(1);
@@ -152,9 +155,8 @@ struct Queued<K> {
 enum Sink<K> {
     /// A handler thread, handed batches.
     Thread(std_mpsc::Sender<Vec<Queued<K>>>),
-    /// A handler thread taking from a per-object coalescing queue.
+    /// A handler thread or a stream taking from a per-object coalescing queue.
     Coalescing(CoalescingSink<K>),
-    Stream(mpsc::UnboundedSender<Queued<K>>),
 }
 
 /// The informer's end of a coalescing queue; dropping it closes the queue, which ends
@@ -213,13 +215,6 @@ impl<K> Listener<K> {
                 self.pending.push(q);
                 self.pending.len() < MAX_BATCH || self.flush()
             }
-            Sink::Stream(tx) => match tx.send(q) {
-                Ok(()) => true,
-                Err(mpsc::error::SendError(q)) => {
-                    self.shared.unqueued(q.event.is_initial());
-                    false
-                }
-            },
             Sink::Coalescing(_) => true,
         }
     }
@@ -232,7 +227,6 @@ impl<K> Listener<K> {
                 sink.queue.announce();
                 return true;
             }
-            Sink::Stream(_) => return true,
         };
         if self.pending.is_empty() {
             return true;
@@ -379,12 +373,13 @@ impl<K: Send + Sync + 'static> Processor<K> {
         HandlerRegistration { shared }
     }
 
-    /// Registers a stream listener, first queueing `initial` as adds.
+    /// Registers a stream listener with a coalescing queue, first queueing `initial` as
+    /// adds.
     pub(crate) fn add_stream(
         &mut self,
         initial: Vec<Arc<K>>,
     ) -> (HandlerRegistration, BoxStream<'static, Event<K>>) {
-        let (shared, done_tx) = self.new_shared(QueuePolicy::Unbounded);
+        let (shared, done_tx) = self.new_shared(QueuePolicy::CoalescePerObject);
         // A stream has no thread to wait for at shutdown: its consumer may never poll again.
         drop(done_tx);
         shared
@@ -392,20 +387,40 @@ impl<K: Send + Sync + 'static> Processor<K> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        let (tx, rx) = mpsc::unbounded_channel::<Queued<K>>();
-        self.push_listener(shared.clone(), Sink::Stream(tx), None, initial);
-        let stream_shared = shared.clone();
-        let stream =
-            futures_util::stream::unfold((rx, stream_shared), |(mut rx, shared)| async move {
-                if shared.removed.load(Ordering::Acquire) {
-                    return None;
+        let queue = Arc::new(CoalescingQueue::new());
+        let sink = CoalescingSink {
+            queue: queue.clone(),
+            shared: shared.clone(),
+        };
+        self.push_listener(shared.clone(), Sink::Coalescing(sink), None, initial);
+        let consumer = StreamConsumer {
+            queue,
+            shared: shared.clone(),
+        };
+        let stream = futures_util::stream::unfold(
+            (consumer, VecDeque::new()),
+            |(consumer, mut ready)| async move {
+                loop {
+                    if consumer.shared.removed.load(Ordering::Acquire) {
+                        return None;
+                    }
+                    if let Some(event) = ready.pop_front() {
+                        return Some((event, (consumer, ready)));
+                    }
+                    match consumer.queue.try_take() {
+                        TryTake::Taken(taken) => {
+                            let before = ready.len();
+                            ready.extend(taken.events.into_iter().flatten());
+                            let handed = u64::try_from(ready.len() - before).unwrap_or(u64::MAX);
+                            consumer.shared.handled(taken.initial, taken.at, handed);
+                        }
+                        TryTake::Empty => consumer.queue.notified().await,
+                        TryTake::Closed => return None,
+                    }
                 }
-                let q = rx.recv().await?;
-                let initial = q.event.is_initial();
-                shared.handled(initial, q.at, 1);
-                Some((q.event, (rx, shared)))
-            })
-            .boxed();
+            },
+        )
+        .boxed();
         (HandlerRegistration { shared }, stream)
     }
 
@@ -511,6 +526,20 @@ fn dispatch<K: 'static>(
         tracing::error!(informer = %shared.name, handler = shared.id, panic = %what, "event handler panicked; it keeps receiving later events");
     }
     1
+}
+
+/// The consumer's end of a stream's queue: dropping the stream unregisters it and frees
+/// what it still holds.
+struct StreamConsumer<K> {
+    queue: Arc<CoalescingQueue<K>>,
+    shared: Arc<ListenerShared>,
+}
+
+impl<K> Drop for StreamConsumer<K> {
+    fn drop(&mut self) {
+        self.shared.removed.store(true, Ordering::Release);
+        self.queue.close(&self.shared);
+    }
 }
 
 fn deliver<K: 'static>(

@@ -8,11 +8,15 @@
 //!   410 relists at that resourceVersion (never back in time), then at "" if that is gone too.
 //! - Other failures back off (800 ms doubling to 30 s, with jitter, reset after 2 min without
 //!   failures), at least as long as the server's `Retry-After` up to that 30 s.
-//! - A watch event larger than the client's limit fails the watch and relists: watching
-//!   again from the same resourceVersion would replay the same event.
+//! - A watch event larger than the client's limit, or a watch line that does not decode,
+//!   fails the watch and relists: watching again from the same resourceVersion would replay
+//!   the same event.
 //! - With streaming lists enabled, the state arrives as the initial events of a watch
 //!   (`sendInitialEvents`) up to a bookmark marked `initial-events-end`; if the server cannot
-//!   do that, the reflector falls back to list + watch for good.
+//!   do that (it refuses the parameters, or that bookmark does not come within
+//!   `initial_events_timeout`), the reflector falls back to list + watch for good. A 410
+//!   for the resourceVersion asked for streams again from the current state (routine, not
+//!   an error).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,6 +38,14 @@ use crate::stats::Counters;
 
 /// The default page size of a list.
 pub(crate) const DEFAULT_PAGE_SIZE: i64 = 500;
+
+/// How long a streaming list may take to reach its `initial-events-end` bookmark before
+/// the reflector gives up on streaming and lists instead. kube-apiserver streams the
+/// initial events from its watch cache at memory speed (client-go starts warning after
+/// 10 s without the bookmark), so a minute is several times what even a very large
+/// resource takes; giving up too early costs one redundant list, never correctness, while
+/// a server that never sends the bookmark delays the first sync by this much, once.
+pub(crate) const DEFAULT_INITIAL_EVENTS_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A function applied to every object before it is cached.
 pub(crate) type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
@@ -130,6 +142,8 @@ pub(crate) struct ReflectorConfig {
     pub(crate) page_size: i64,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
     pub(crate) streaming_list: bool,
+    /// How long a streaming list may wait for its `initial-events-end` bookmark.
+    pub(crate) initial_events_timeout: Duration,
     /// Retry delays.
     pub(crate) backoff: BackoffConfig,
     /// Receives every list and watch error; by default they are logged.
@@ -142,6 +156,7 @@ impl std::fmt::Debug for ReflectorConfig {
             .field("name", &self.name)
             .field("page_size", &self.page_size)
             .field("streaming_list", &self.streaming_list)
+            .field("initial_events_timeout", &self.initial_events_timeout)
             .field("backoff", &self.backoff)
             .field("watch_error_handler", &self.watch_error_handler.is_some())
             .finish()
@@ -154,6 +169,7 @@ impl Default for ReflectorConfig {
             name: String::new(),
             page_size: DEFAULT_PAGE_SIZE,
             streaming_list: false,
+            initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
             backoff: BackoffConfig::default(),
             watch_error_handler: None,
         }
@@ -179,10 +195,30 @@ enum ListEnd {
 }
 
 enum WatchEnd {
-    Closed { events: u64, elapsed: Duration },
+    Closed {
+        events: u64,
+        elapsed: Duration,
+    },
     Expired,
     Failed(Error),
     Stopped,
+    /// A streaming list's `initial-events-end` bookmark did not come in time.
+    NoInitialEventsEnd,
+}
+
+/// How a streaming list ended.
+enum StreamingEnd {
+    /// The initial events are in; how the watch that went on after them ended.
+    Synced(WatchEnd),
+    Stopped,
+    /// The resourceVersion asked for is gone (410): stream again from the current state.
+    Expired,
+    /// List and watch instead, for good: the server refused streaming (expected of servers
+    /// without the feature) or is `broken` (it did not end the initial events).
+    FallBack {
+        reason: String,
+        broken: bool,
+    },
 }
 
 impl<K: Object> Reflector<K> {
@@ -211,7 +247,7 @@ impl<K: Object> Reflector<K> {
         let mut last_rv = String::new();
         let mut listed = false;
         let mut lists_started = 0u64;
-        let mut fell_back = false;
+        let mut same_list = false;
         loop {
             if cancel.is_cancelled() || self.queue.is_closed() {
                 return;
@@ -227,28 +263,44 @@ impl<K: Object> Reflector<K> {
                 match self.open_watch(&cancel, options).await {
                     None => return,
                     Some(Ok(stream)) => {
-                        self.consume(stream, &cancel, &mut last_rv, &mut false)
+                        self.consume(stream, &cancel, &mut last_rv, &mut false, None)
                             .await
                     }
                     Some(Err(e)) if e.is_gone() => WatchEnd::Expired,
                     Some(Err(e)) => WatchEnd::Failed(e),
                 }
             } else {
-                // The list that follows a refused streaming list is the same list, not a relist.
-                if !std::mem::take(&mut fell_back) {
+                // The list that follows a refused or expired streaming list is the same list,
+                // not a relist.
+                if !std::mem::take(&mut same_list) {
                     self.count_list(&mut lists_started);
                 }
                 if streaming {
                     match self.streaming_list(&cancel, &mut last_rv).await {
-                        Ok(end) => {
+                        StreamingEnd::Synced(end) => {
                             listed = true;
                             end
                         }
-                        Err(None) => return,
-                        Err(Some(reason)) => {
-                            tracing::info!(informer = %self.config.name, %reason, "streaming list not available; falling back to list and watch");
+                        StreamingEnd::Stopped => return,
+                        StreamingEnd::Expired => {
+                            // client-go's watch list does the same: the resourceVersion is
+                            // unavailable, so the next attempt asks for the current state.
+                            // As a paged list that meets a 410 starts over at "", this is
+                            // routine and the same list: what made it a relist counted it.
+                            tracing::info!(informer = %self.config.name, resource_version = %last_rv, "streaming list expired (410); streaming again from the current state");
+                            last_rv.clear();
+                            same_list = true;
+                            continue;
+                        }
+                        StreamingEnd::FallBack { reason, broken } => {
+                            if broken {
+                                tracing::warn!(informer = %self.config.name, %reason, "streaming list failed; falling back to list and watch for good");
+                            } else {
+                                tracing::info!(informer = %self.config.name, %reason, "streaming list not available; falling back to list and watch");
+                            }
+                            Counters::bump(&self.status.counters.streaming_list_fallbacks);
                             streaming = false;
-                            fell_back = true;
+                            same_list = true;
                             continue;
                         }
                     }
@@ -276,6 +328,8 @@ impl<K: Object> Reflector<K> {
             };
             match end {
                 WatchEnd::Stopped => return,
+                // Only a streaming list's initial events have a deadline, and those end above.
+                WatchEnd::NoInitialEventsEnd => {}
                 WatchEnd::Closed { events, elapsed } => {
                     // A watch that closes at once with nothing in it would otherwise spin.
                     if events == 0 && elapsed < Duration::from_secs(1) {
@@ -301,10 +355,16 @@ impl<K: Object> Reflector<K> {
                     let e = &failure.error;
                     // A client error other than throttling means the watch itself is wrong
                     // (e.g. permissions changed): start over with a list, which records it.
-                    // So does an event over the size limit, which a new watch from the same
-                    // resourceVersion would replay.
+                    // So does an event over the size limit, and a line that does not
+                    // decode: a new watch from the same resourceVersion would replay it,
+                    // forever against a deterministic server. client-go relists after a
+                    // decode error too (its stream watcher ends with an error event, and
+                    // any watch error but 429 ends ListAndWatch); the list's
+                    // resourceVersion is past the broken event.
                     let client_error = matches!(e.status_code(), Some(code) if (400..500).contains(&code) && code != 429);
-                    if client_error || e.kind() == Some(ErrorKind::TooLarge) {
+                    let replays = e.kind() == Some(ErrorKind::TooLarge)
+                        || matches!(**e, Error::Decode { .. });
+                    if client_error || replays {
                         list_from = last_rv.clone();
                         listed = false;
                     }
@@ -443,69 +503,113 @@ impl<K: Object> Reflector<K> {
         ListEnd::Done(list_rv)
     }
 
-    /// A streaming list; `Ok` with how the watch that followed it ended, `Err(None)` when
-    /// stopped, `Err(Some(reason))` when the server could not stream the initial state.
+    /// A streaming list from `last_rv` (the current state when empty).
     async fn streaming_list(
         &self,
         cancel: &CancellationToken,
         last_rv: &mut String,
-    ) -> Result<WatchEnd, Option<String>> {
+    ) -> StreamingEnd {
+        let asked_for = last_rv.clone();
         let options = ListOptions {
-            resource_version: Some(last_rv.clone()),
+            resource_version: Some(asked_for.clone()),
             resource_version_match: Some(ResourceVersionMatch::NotOlderThan),
             send_initial_events: Some(true),
             allow_watch_bookmarks: true,
             timeout_seconds: Some(random_watch_timeout()),
             ..Default::default()
         };
+        // A 410 for the current state would only repeat: that server cannot stream.
+        let expired = || {
+            if asked_for.is_empty() {
+                StreamingEnd::FallBack {
+                    reason: "the watch expired (410) at the current state".to_owned(),
+                    broken: true,
+                }
+            } else {
+                StreamingEnd::Expired
+            }
+        };
         Counters::bump(&self.status.counters.watches);
         let stream = match self.open_watch(cancel, options).await {
-            None => return Err(None),
+            None => return StreamingEnd::Stopped,
             Some(Ok(stream)) => stream,
-            Some(Err(e)) if refuses_streaming(&e) => return Err(Some(e.to_string())),
+            Some(Err(e)) if e.is_gone() => return expired(),
+            Some(Err(e)) if refuses_streaming(&e) => {
+                return StreamingEnd::FallBack {
+                    reason: e.to_string(),
+                    broken: false,
+                }
+            }
             Some(Err(e)) => {
                 let reason = e.to_string();
                 self.report(Step::List, e);
-                return Err(Some(reason));
+                return StreamingEnd::FallBack {
+                    reason,
+                    broken: false,
+                };
             }
         };
         if !self.push(Delta::ListStart).await {
-            return Err(None);
+            return StreamingEnd::Stopped;
         }
         let mut initial = true;
-        let end = self.consume(stream, cancel, last_rv, &mut initial).await;
+        // A timeout too large for the clock means none.
+        let deadline = Instant::now().checked_add(self.config.initial_events_timeout);
+        let end = self
+            .consume(stream, cancel, last_rv, &mut initial, deadline)
+            .await;
         if !initial {
-            return Ok(end);
+            return StreamingEnd::Synced(end);
         }
         match end {
-            WatchEnd::Stopped => Err(None),
-            WatchEnd::Closed { .. } => Err(Some(
-                "the watch ended before the initial-events-end bookmark".to_owned(),
-            )),
-            WatchEnd::Expired => Err(Some("the watch expired (410)".to_owned())),
+            WatchEnd::Stopped => StreamingEnd::Stopped,
+            WatchEnd::Closed { .. } => StreamingEnd::FallBack {
+                reason: "the watch ended before the initial-events-end bookmark".to_owned(),
+                broken: true,
+            },
+            WatchEnd::NoInitialEventsEnd => StreamingEnd::FallBack {
+                reason: format!(
+                    "no initial-events-end bookmark within {:?}",
+                    self.config.initial_events_timeout
+                ),
+                broken: true,
+            },
+            WatchEnd::Expired => expired(),
             WatchEnd::Failed(e) => {
                 let reason = e.to_string();
                 self.report(Step::List, e);
-                Err(Some(reason))
+                StreamingEnd::FallBack {
+                    reason,
+                    broken: false,
+                }
             }
         }
     }
 
     /// Applies a watch stream; while `initial` is true its ADDED events are the state of a
-    /// streaming list, which ends at the `initial-events-end` bookmark.
+    /// streaming list, which ends at the `initial-events-end` bookmark, by `deadline`.
     async fn consume(
         &self,
         mut stream: WatchStream<K>,
         cancel: &CancellationToken,
         last_rv: &mut String,
         initial: &mut bool,
+        deadline: Option<Instant>,
     ) -> WatchEnd {
         let started = Instant::now();
         let mut events = 0u64;
         let counters = &self.status.counters;
+        let initial_deadline = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(initial_deadline);
         loop {
             let next = tokio::select! {
                 _ = cancel.cancelled() => return WatchEnd::Stopped,
+                _ = &mut initial_deadline, if *initial => return WatchEnd::NoInitialEventsEnd,
                 n = stream.next() => n,
             };
             let event = match next {

@@ -13,6 +13,7 @@ pub(crate) struct Counters {
     pub(crate) list_pages: AtomicU64,
     pub(crate) relists: AtomicU64,
     pub(crate) expired_relists: AtomicU64,
+    pub(crate) streaming_list_fallbacks: AtomicU64,
     pub(crate) watches: AtomicU64,
     pub(crate) errors: AtomicU64,
     pub(crate) added: AtomicU64,
@@ -73,8 +74,12 @@ pub struct InformerStats {
     pub list_pages: u64,
     /// Lists after the first one.
     pub relists: u64,
-    /// Relists caused by a 410 Expired.
+    /// Relists caused by a 410 Expired (in a watch, or refusing one when it is opened).
     pub expired_relists: u64,
+    /// Streaming lists given up for list + watch: the server refused `sendInitialEvents`,
+    /// or did not end the initial events with the `initial-events-end` bookmark in time
+    /// ([`SharedIndexInformer::set_initial_events_timeout`](crate::SharedIndexInformer::set_initial_events_timeout)).
+    pub streaming_list_fallbacks: u64,
     /// Watch requests made.
     pub watches: u64,
     /// List and watch errors.
@@ -112,6 +117,7 @@ impl Counters {
             list_pages: get(&self.list_pages),
             relists: get(&self.relists),
             expired_relists: get(&self.expired_relists),
+            streaming_list_fallbacks: get(&self.streaming_list_fallbacks),
             watches: get(&self.watches),
             errors: get(&self.errors),
             added: get(&self.added),
@@ -140,7 +146,7 @@ pub(crate) fn escape_label(value: &str) -> String {
 pub fn render_prometheus(stats: &[InformerStats]) -> String {
     use std::fmt::Write as _;
     type Field = fn(&InformerStats) -> u64;
-    let counters: [(&str, &str, Field); 10] = [
+    let counters: [(&str, &str, Field); 11] = [
         ("lists_total", "Lists started.", |s| s.lists),
         ("list_pages_total", "List pages received.", |s| s.list_pages),
         ("relists_total", "Lists after the first one.", |s| s.relists),
@@ -148,6 +154,11 @@ pub fn render_prometheus(stats: &[InformerStats]) -> String {
             "expired_relists_total",
             "Relists caused by 410 Expired.",
             |s| s.expired_relists,
+        ),
+        (
+            "streaming_list_fallbacks_total",
+            "Streaming lists given up for list and watch.",
+            |s| s.streaming_list_fallbacks,
         ),
         ("watches_total", "Watch requests made.", |s| s.watches),
         ("errors_total", "List and watch errors.", |s| s.errors),

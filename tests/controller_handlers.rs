@@ -328,7 +328,8 @@ fn deployment(name: &str) -> Value {
     json!({"apiVersion": "apps/v1", "kind": "Deployment",
            "metadata": {"name": name},
            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": name}},
-                    "template": {"metadata": {"labels": {"app": name}}}}})
+                    "template": {"metadata": {"labels": {"app": name}},
+                                 "spec": {"containers": [{"name": "app", "image": "nginx"}]}}}})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

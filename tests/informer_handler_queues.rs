@@ -1,12 +1,14 @@
 //! Handler queue policies against the test API server: a coalescing handler 100 times
 //! slower than the event rate keeps at most one pending notification per object, sees a
 //! valid Add, Update*, Delete sequence per object (each Update's `old` being what it saw
-//! last) and ends with the server's newest state; an unbounded handler gets every event.
+//! last) and ends with the server's newest state; an unbounded handler gets every event;
+//! a slow consumer of `informer.stream()` holds at most one entry per object.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use informer_runtime::client::Config;
 use informer_runtime::handler::{HandlerOptions, QueuePolicy};
 use informer_runtime::object::object_key;
@@ -276,4 +278,59 @@ async fn an_unbounded_handler_falling_behind_still_gets_every_event_in_order() {
     assert!(stats.max_queue_depth > OBJECTS, "{stats:?}");
     cancel.cancel();
     task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_consumer_of_a_busy_stream_holds_at_most_one_entry_per_object() {
+    let server = TestApiServer::builder()
+        .namespaces(["a"])
+        .start()
+        .await
+        .unwrap();
+    let inf = informer(&server);
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    eventually("sync", || inf.has_synced()).await;
+    let (reg, mut events) = inf.stream();
+    // The consumer takes an event every 20 ms while the writes come every millisecond.
+    let slow = Checker::new(Duration::from_millis(20));
+    let consumer = slow.clone();
+    let consuming = tokio::spawn(async move {
+        while let Some(event) = events.next().await {
+            let checker = consumer.clone();
+            tokio::task::spawn_blocking(move || event.dispatch_to(&checker))
+                .await
+                .unwrap();
+        }
+    });
+
+    let writes = write(&server, 41, 2_000, Duration::from_millis(1)).await;
+    let want = server_state(&server);
+    eventually("the slow consumer to catch up", || {
+        reg.queue_depth() == 0 && slow.objects() == want
+    })
+    .await;
+
+    let stats = reg.stats();
+    println!(
+        "writes {}, delivered {}, coalesced {}, max queue depth {}",
+        writes.len(),
+        stats.delivered,
+        stats.coalesced,
+        stats.max_queue_depth
+    );
+    assert_eq!(stats.queue_policy, QueuePolicy::CoalescePerObject);
+    // One entry per object at most: the stream never holds the backlog of events.
+    assert!(
+        stats.max_queue_depth <= OBJECTS,
+        "max queue depth {}",
+        stats.max_queue_depth
+    );
+    assert!(stats.coalesced > 0, "{stats:?}");
+    let violations = slow.seen.lock().unwrap().violations.clone();
+    assert!(violations.is_empty(), "{violations:?}");
+    assert_eq!(slow.objects(), cache_state(&inf));
+    cancel.cancel();
+    task.await.unwrap();
+    consuming.await.unwrap();
 }

@@ -468,3 +468,161 @@ async fn late_handlers_get_the_contents_and_resync_redelivers_them() {
     cancel.cancel();
     task.await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_line_that_does_not_decode_relists_instead_of_replaying_it() {
+    // A deterministic server: every watch from before resourceVersion 7 replays the same
+    // broken line after b's ADDED event.
+    let server = Server::start(None, move |seen| {
+        let rv = param(seen, "resourceVersion");
+        if param(seen, "watch").is_none() {
+            return match rv.as_deref() {
+                Some("0") => Reply::json(200, list(&[("a", "3")], "4", None)),
+                Some("5") => {
+                    Reply::json(200, list(&[("a", "3"), ("b", "5"), ("c", "6")], "7", None))
+                }
+                _ => Reply::json(500, status(500, "InternalError", "unexpected list")),
+            };
+        }
+        match rv.as_deref() {
+            Some("7") => {
+                let mut r = Reply::chunks(200, vec![bookmark("7")]);
+                r.pause = Duration::from_secs(5);
+                r
+            }
+            _ => Reply::chunks(
+                200,
+                vec![
+                    event("ADDED", "b", "5"),
+                    b"{\"type\":\"MODIFIED\",\"object\":{\"kind\": this is not JSON\n".to_vec(),
+                ],
+            ),
+        }
+    })
+    .await;
+    let inf = informer(&server);
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    eventually("the object listed after the broken line", || {
+        inf.indexer().get_by_key("team/c").is_some()
+    })
+    .await;
+    let watches_from = |rv: &str| {
+        server
+            .seen()
+            .iter()
+            .filter(|s| {
+                param(s, "watch").is_some() && param(s, "resourceVersion").as_deref() == Some(rv)
+            })
+            .count()
+    };
+    // One watch met the broken line; the next request was the relist, not a re-watch.
+    assert_eq!((watches_from("4"), watches_from("5")), (1, 0));
+    let stats = inf.stats();
+    assert_eq!(
+        (stats.lists, stats.relists, stats.expired_relists),
+        (2, 1, 0)
+    );
+    assert_eq!(stats.errors, 1, "{stats:?}");
+    let failure = inf.last_failure().expect("the decode error is recorded");
+    assert!(failure.error.to_string().contains("decode"), "{failure:?}");
+    cancel.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streaming_list_refused_with_410_when_opened_is_an_expired_relist_not_an_error() {
+    let end_bookmark = |rv: &str| {
+        String::from_utf8(bookmark(rv))
+            .unwrap()
+            .replace(
+                "\"metadata\":{",
+                "\"metadata\":{\"annotations\":{\"k8s.io/initial-events-end\":\"true\"},",
+            )
+            .into_bytes()
+    };
+    let streams = Arc::new(Mutex::new(0u32));
+    let server = Server::start(None, move |seen| {
+        let streaming = param(seen, "sendInitialEvents").as_deref() == Some("true");
+        match (streaming, param(seen, "resourceVersion").as_deref()) {
+            (true, Some("")) => {
+                let mut n = streams.lock().unwrap();
+                *n += 1;
+                if *n == 1 {
+                    // The first streaming list, then a clean close.
+                    return Reply::chunks(200, vec![event("ADDED", "a", "28"), end_bookmark("30")]);
+                }
+                let mut r = Reply::chunks(
+                    200,
+                    vec![
+                        event("ADDED", "a", "31"),
+                        event("ADDED", "b", "32"),
+                        end_bookmark("33"),
+                    ],
+                );
+                r.pause = Duration::from_secs(5);
+                r
+            }
+            // The re-watch, then the streaming relist from its resourceVersion: both get a
+            // 410 when they are opened.
+            (_, Some("30")) => Reply::json(
+                410,
+                status(410, "Expired", "too old resource version: 30 (31)"),
+            ),
+            _ => Reply::json(500, status(500, "InternalError", "unexpected request")),
+        }
+    })
+    .await;
+    let inf = informer(&server);
+    inf.set_streaming_list(true).unwrap();
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    let e2 = errors.clone();
+    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
+        .unwrap();
+    let cancel = CancellationToken::new();
+    let task = tokio::spawn(inf.run(cancel.clone()));
+    eventually("the second streaming list", || {
+        inf.last_sync_resource_version() == "33"
+    })
+    .await;
+    let mut keys = inf.indexer().list_keys();
+    keys.sort();
+    assert_eq!(keys, vec!["team/a", "team/b"]);
+    let shapes: Vec<(bool, Option<String>)> = server
+        .seen()
+        .iter()
+        .map(|s| {
+            (
+                param(s, "sendInitialEvents").is_some(),
+                param(s, "resourceVersion"),
+            )
+        })
+        .collect();
+    let rv = |s: &str| Some(s.to_owned());
+    assert_eq!(
+        shapes,
+        [
+            (true, rv("")),
+            (false, rv("30")),
+            (true, rv("30")),
+            (true, rv(""))
+        ]
+    );
+    let stats = inf.stats();
+    // One relist, caused by the first 410; the second restarts it from the current state,
+    // as a paged list does. Neither is an error, and streaming goes on.
+    assert_eq!(
+        (
+            stats.errors,
+            stats.expired_relists,
+            stats.streaming_list_fallbacks
+        ),
+        (0, 1, 0),
+        "{stats:?}"
+    );
+    assert_eq!((stats.lists, stats.relists), (2, 1), "{stats:?}");
+    assert!(errors.lock().unwrap().is_empty(), "{errors:?}");
+    assert!(inf.last_failure().is_none());
+    cancel.cancel();
+    task.await.unwrap();
+}

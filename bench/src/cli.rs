@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|codegen|workqueue|kube|soak>... [--quick] [--minutes M] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|writes|codegen|workqueue|kube|soak>... [--quick] [--minutes M] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -18,6 +18,8 @@ pub enum Section {
     Listers,
     /// The test server's own list and watch throughput.
     Server,
+    /// The test server's writes per second, admission on vs off.
+    Writes,
     /// Generation time and compile time.
     Codegen,
     /// Controller work queue throughput and event-to-reconcile latency.
@@ -30,12 +32,13 @@ pub enum Section {
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 9] = [
+    pub const ALL: [Section; 10] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
         Section::Listers,
         Section::Server,
+        Section::Writes,
         Section::Codegen,
         Section::Workqueue,
         Section::Kube,
@@ -50,6 +53,7 @@ impl Section {
             Section::Watch => "watch",
             Section::Listers => "listers",
             Section::Server => "server",
+            Section::Writes => "writes",
             Section::Codegen => "codegen",
             Section::Workqueue => "workqueue",
             Section::Kube => "kube",
@@ -65,6 +69,7 @@ impl Section {
             Section::Watch => "Watch throughput and latency",
             Section::Listers => "Lister reads",
             Section::Server => "Test API server throughput",
+            Section::Writes => "Test API server writes, admission on vs off",
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
             Section::Kube => "Initial sync through a kube::Client",
@@ -118,10 +123,10 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | codegen | workqueue | kube | soak>... [--quick] [--minutes M] [--out DIR]
+bench <all | sync | memory | watch | listers | server | writes | codegen | workqueue | kube | soak>... [--quick] [--minutes M] [--out DIR]
 bench report [--out DIR]
 
-  all          every section (sync, memory, watch, listers, server, codegen, workqueue, kube, soak)
+  all          every section (sync, memory, watch, listers, server, writes, codegen, workqueue, kube, soak)
   --quick      small sizes and no clean release builds (what CI runs); a 30 s soak
   --minutes M  how long the soak runs (default 10; decimals allowed)
   --out DIR    where results.json, the charts and the table go (default: target/bench)

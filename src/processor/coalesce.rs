@@ -11,12 +11,20 @@
 //! is dropped at once, so entries exist only for objects the handler knows or that exist:
 //! churn of short-lived objects cannot grow the queue.
 //!
+//! The same queue backs [`SharedIndexInformer::stream`], whose consumer is a task rather
+//! than a thread: it takes with [`CoalescingQueue::try_take`] and waits on
+//! [`CoalescingQueue::notified`].
+//!
+//! [`SharedIndexInformer::stream`]: crate::SharedIndexInformer::stream
+//!
 //! [`QueuePolicy::CoalescePerObject`]: crate::handler::QueuePolicy::CoalescePerObject
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
+
+use tokio::sync::Notify;
 
 use super::ListenerShared;
 use crate::handler::{Deleted, Event};
@@ -152,10 +160,20 @@ struct Pending<K> {
     unannounced: usize,
 }
 
-/// The shared queue between the informer (pushing) and one handler thread (taking).
+/// What [`CoalescingQueue::try_take`] found.
+pub(super) enum TryTake<K> {
+    Taken(Taken<K>),
+    Empty,
+    Closed,
+}
+
+/// The shared queue between the informer (pushing) and one handler thread or stream
+/// (taking).
 pub(super) struct CoalescingQueue<K> {
     state: Mutex<Pending<K>>,
     ready: Condvar,
+    /// Wakes a stream's task as `ready` wakes a thread.
+    ready_async: Notify,
 }
 
 impl<K> CoalescingQueue<K> {
@@ -169,6 +187,7 @@ impl<K> CoalescingQueue<K> {
                 unannounced: 0,
             }),
             ready: Condvar::new(),
+            ready_async: Notify::new(),
         }
     }
 
@@ -218,6 +237,7 @@ impl<K> CoalescingQueue<K> {
             st.unannounced = 0;
             drop(st);
             self.ready.notify_one();
+            self.ready_async.notify_one();
         }
     }
 
@@ -228,18 +248,30 @@ impl<K> CoalescingQueue<K> {
             if st.closed {
                 return None;
             }
-            if let Some((_, key)) = st.order.pop_first() {
-                let entry = st.entries.remove(&key);
-                if st.entries.is_empty() && st.entries.capacity() > KEEP_CAPACITY {
-                    st.entries = Entries::default();
-                }
-                match entry {
-                    Some(entry) => return Some(entry.into_taken()),
-                    None => continue,
-                }
+            if let Some(taken) = pop_oldest(&mut st) {
+                return Some(taken);
             }
             st = self.ready.wait(st).unwrap_or_else(|e| e.into_inner());
         }
+    }
+
+    /// The oldest entry, without waiting.
+    pub(super) fn try_take(&self) -> TryTake<K> {
+        let mut st = self.lock();
+        if st.closed {
+            return TryTake::Closed;
+        }
+        match pop_oldest(&mut st) {
+            Some(taken) => TryTake::Taken(taken),
+            None => TryTake::Empty,
+        }
+    }
+
+    /// Resolves once entries were announced or the queue closed since the last wake-up;
+    /// one that came before this call counts, so a `try_take` that found nothing and
+    /// then waits here misses nothing.
+    pub(super) async fn notified(&self) {
+        self.ready_async.notified().await;
     }
 
     /// Closes the queue: what is pending is dropped, and the thread's `take` returns `None`.
@@ -252,7 +284,22 @@ impl<K> CoalescingQueue<K> {
         }
         drop(st);
         self.ready.notify_all();
+        self.ready_async.notify_one();
     }
+}
+
+/// Removes and returns the oldest entry, if any.
+fn pop_oldest<K>(st: &mut Pending<K>) -> Option<Taken<K>> {
+    while let Some((_, key)) = st.order.pop_first() {
+        let entry = st.entries.remove(&key);
+        if st.entries.is_empty() && st.entries.capacity() > KEEP_CAPACITY {
+            st.entries = Entries::default();
+        }
+        if let Some(entry) = entry {
+            return Some(entry.into_taken());
+        }
+    }
+    None
 }
 
 #[cfg(test)]

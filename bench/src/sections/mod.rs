@@ -9,6 +9,7 @@ pub mod soak;
 pub mod sync;
 pub mod watch;
 pub mod workqueue;
+pub mod writes;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -34,6 +35,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Watch => watch::run(ctx).await,
         Section::Listers => listers::run(ctx).await,
         Section::Server => server::run(ctx).await,
+        Section::Writes => writes::run(ctx).await,
         Section::Codegen => codegen::run(ctx).await,
         Section::Workqueue => workqueue::run(ctx).await,
         Section::Kube => kube::run(ctx).await,

@@ -694,6 +694,15 @@ impl SchemaReader<'_> {
                     "An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).".into(),
                 );
             }
+            doc.extend(rule_docs(property, ""));
+            for (key, scope) in [
+                ("items", "each item"),
+                ("additionalProperties", "each value"),
+            ] {
+                if let Some(inner) = property.get(key).and_then(Value::as_object) {
+                    doc.extend(rule_docs(inner, scope));
+                }
+            }
             doc.extend(read.notes);
             properties.push(PropertySchema {
                 wire: wire.clone(),
@@ -715,9 +724,13 @@ impl SchemaReader<'_> {
                 _ => None,
             }
         };
+        let mut description = description(schema);
+        if depth == 0 {
+            description.extend(rule_docs(schema, ""));
+        }
         Ok(ObjectSchema {
             path: path.to_owned(),
-            description: description(schema),
+            description,
             properties,
             rest: rest.map(Box::new),
         })
@@ -749,6 +762,72 @@ fn string(schema: &Map<String, Value>, path: &str) -> SchemaNode {
     })
 }
 
+/// One doc paragraph per `x-kubernetes-validations` rule of a node, in their order:
+/// "Validation rule: `rule` — message" (the message, or the `messageExpression` that
+/// makes it), with the rule's `reason` and `fieldPath` when set; `scope` says which
+/// values the rule is about when they are a list's items or a map's values.
+fn rule_docs(schema: &Map<String, Value>, scope: &str) -> Vec<String> {
+    let Some(rules) = schema
+        .get("x-kubernetes-validations")
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .filter_map(|rule| {
+            let text = |k: &str| {
+                rule.get(k)
+                    .and_then(Value::as_str)
+                    .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .filter(|t| !t.is_empty())
+            };
+            let source = text("rule")?;
+            let mut doc = if scope.is_empty() {
+                format!("Validation rule: {}", code_span(&source))
+            } else {
+                format!("Validation rule ({scope}): {}", code_span(&source))
+            };
+            if let Some(message) = text("message") {
+                doc.push_str(&format!(" — {message}"));
+            } else if let Some(expression) = text("messageExpression") {
+                doc.push_str(&format!(" — message: {}", code_span(&expression)));
+            }
+            let mut extras = Vec::new();
+            if let Some(reason) = text("reason") {
+                extras.push(format!("reason `{reason}`"));
+            }
+            if let Some(path) = text("fieldPath") {
+                extras.push(format!("reported at {}", code_span(&path)));
+            }
+            if rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true) {
+                extras.push("`optionalOldSelf`: also checked on create".to_owned());
+            }
+            if !extras.is_empty() {
+                doc.push_str(&format!(" ({})", extras.join(", ")));
+            }
+            Some(doc)
+        })
+        .collect()
+}
+
+/// `text` as a Markdown code span, with enough backticks around it that the ones inside
+/// (rare in rules, but possible) do not end it.
+fn code_span(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{text}{fence}")
+    } else {
+        format!("{fence} {text} {fence}")
+    }
+}
+
 fn description(schema: &Map<String, Value>) -> Vec<String> {
     schema
         .get("description")
@@ -756,4 +835,34 @@ fn description(schema: &Map<String, Value>) -> Vec<String> {
         .filter(|d| !d.trim().is_empty())
         .map(|d| vec![d.to_owned()])
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod rule_doc_tests {
+    use serde_json::json;
+
+    use super::{code_span, rule_docs};
+
+    #[test]
+    fn rules_become_one_paragraph_each_with_message_reason_and_path() {
+        let schema = json!({"x-kubernetes-validations": [
+            {"rule": "self.a <=\n  self.b", "message": " a is at most b "},
+            {"rule": "self.c", "messageExpression": "'c: ' + self.d", "reason": "FieldValueRequired", "fieldPath": ".c"},
+            {"rule": ""},
+        ]});
+        let docs = rule_docs(schema.as_object().expect("object"), "each item");
+        assert_eq!(
+            docs,
+            [
+                "Validation rule (each item): `self.a <= self.b` — a is at most b",
+                "Validation rule (each item): `self.c` — message: `'c: ' + self.d` (reason `FieldValueRequired`, reported at `.c`)",
+            ]
+        );
+    }
+
+    #[test]
+    fn backticks_inside_a_rule_do_not_end_its_code_span() {
+        assert_eq!(code_span("a"), "`a`");
+        assert_eq!(code_span("x == '`'"), "`` x == '`' ``");
+    }
 }

@@ -279,8 +279,10 @@ async fn an_expired_watch_relists_through_kube_and_converges() {
     record(&widgets, &seen);
     factory.start();
     factory.wait_for_cache_sync().await.unwrap();
-    eventually("a watch", || {
-        server.request_count("watch", "widgets.example.com") >= 1
+    // Open, not only asked for: a watch still being set up when the watches are cut below
+    // would miss the cut and see every change live, without a 410.
+    eventually("an open watch", || {
+        server.open_watches("widgets.example.com") >= 1
     })
     .await;
 

@@ -274,7 +274,10 @@ async fn a_deployment_the_foo_does_not_control_is_not_taken_over() {
                 "spec": {
                     "replicas": 7,
                     "selector": {"matchLabels": {"app": "theirs"}},
-                    "template": {"metadata": {"labels": {"app": "theirs"}}},
+                    "template": {
+                        "metadata": {"labels": {"app": "theirs"}},
+                        "spec": {"containers": [{"name": "app", "image": "nginx"}]},
+                    },
                 },
             }),
         )

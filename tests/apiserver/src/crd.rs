@@ -176,7 +176,17 @@ pub(crate) fn validate_create(r: &Resolved, obj: &mut Value) -> Result<(), Statu
     errs.extend(scale_errors(&r.spec, obj, true));
     errs.extend(schema::validate_embedded(root, obj));
     errs.extend(schema::validate_list_types(root, obj));
+    with_rules(&mut errs, root, obj, None);
     fail_if_any(&r.spec, obj, errs)
+}
+
+/// `x-kubernetes-validations` over the whole object, unless a blocking schema error
+/// came first (then the real server says the rules were not checked).
+fn with_rules(errs: &mut Vec<FieldError>, root: &Schema, new: &Value, old: Option<&Value>) {
+    match schema::cel::blocked(root, errs) {
+        Some(e) => errs.push(e),
+        None => errs.extend(schema::cel::validate(root, new, old)),
+    }
 }
 
 /// Validation of an update (`new` as the strategy will store it) with validation
@@ -195,7 +205,7 @@ pub(crate) fn validate_update(
         return Ok(());
     };
     let root = &schema.0.root;
-    let errs = match sub {
+    let mut errs = match sub {
         Sub::Main => {
             let mut errs = schema::validate(root, new, Some(old), ValidateOptions::default());
             errs.extend(scale_errors(&r.spec, new, true));
@@ -225,6 +235,7 @@ pub(crate) fn validate_update(
             errs
         }
     };
+    with_rules(&mut errs, root, new, Some(old));
     fail_if_any(&r.spec, new, errs)
 }
 

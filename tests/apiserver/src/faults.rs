@@ -1,8 +1,9 @@
 //! Fault injection, switchable at run time: failing, stalling or cutting the next
-//! requests, dropping watches after N events, malformed watch lines, compaction.
+//! requests, dropping watches after N events, malformed watch lines, compaction, streaming
+//! lists without their `initial-events-end` bookmark.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -63,6 +64,7 @@ struct Rule {
 pub(crate) struct FaultState {
     /// 0: off.
     drop_watches_after: AtomicU64,
+    omit_initial_events_end: AtomicBool,
     rules: Mutex<VecDeque<Rule>>,
 }
 
@@ -85,6 +87,11 @@ impl FaultState {
     /// Events after which every watch ends, if set.
     pub fn drop_watches_after(&self) -> Option<u64> {
         Some(self.drop_watches_after.load(Ordering::Relaxed)).filter(|n| *n > 0)
+    }
+
+    /// True when streaming lists leave out their `initial-events-end` bookmark.
+    pub fn omits_initial_events_end(&self) -> bool {
+        self.omit_initial_events_end.load(Ordering::Relaxed)
     }
 
     fn push(&self, count: u64, target: FaultTarget, action: Action) {
@@ -147,6 +154,17 @@ impl Faults {
             .store(n, Ordering::Relaxed);
     }
 
+    /// Makes every streaming list opened from now on (`sendInitialEvents=true`) send its
+    /// initial ADDED events and then go on with live events without the
+    /// `k8s.io/initial-events-end` bookmark, as some servers and proxies have shipped.
+    /// Until [`clear`](Self::clear).
+    pub fn omit_initial_events_end(&self) {
+        self.state
+            .faults
+            .omit_initial_events_end
+            .store(true, Ordering::Relaxed);
+    }
+
     /// Writes one line that is not valid JSON into every open watch stream.
     pub fn malformed_watch_line(&self) {
         for store in self.state.stores() {
@@ -169,7 +187,7 @@ impl Faults {
         }
     }
 
-    /// Removes every queued request fault and the watch drop.
+    /// Removes every queued request fault, the watch drop and the omitted bookmark.
     pub fn clear(&self) {
         self.state
             .faults
@@ -178,5 +196,9 @@ impl Faults {
             .unwrap_or_else(|p| p.into_inner())
             .clear();
         self.drop_watches_after(0);
+        self.state
+            .faults
+            .omit_initial_events_end
+            .store(false, Ordering::Relaxed);
     }
 }

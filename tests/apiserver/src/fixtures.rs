@@ -1,9 +1,11 @@
 //! Realistic objects for seeding, tests and benchmarks: Pods of about 4.7 KB with
 //! everything a controller-managed Pod carries, ConfigMaps, Nodes, Namespaces and a
-//! CRD-shaped `Widget`.
+//! CRD-shaped `Widget`; and minimal valid workloads and Services to POST.
 //!
 //! Objects carry `apiVersion` and `kind` and no server-owned fields (uid,
-//! resourceVersion, creationTimestamp), so they can be POSTed as they are.
+//! resourceVersion, creationTimestamp), so they can be POSTed as they are. The fixture
+//! Pods already carry every default kube-apiserver would add to them, so the bulk paths
+//! that store them without the write path's defaulting store what a real server would.
 
 use serde_json::{json, Value};
 
@@ -156,6 +158,8 @@ fn pod_from(v: &PodVars) -> Value {
             "terminationGracePeriodSeconds": 30,
             "dnsPolicy": "ClusterFirst",
             "serviceAccountName": "default",
+            "serviceAccount": "default",
+            "securityContext": {},
             "nodeName": v.node,
             "schedulerName": "default-scheduler",
             "tolerations": [
@@ -271,6 +275,78 @@ fn managed_fields(v: &PodVars) -> Value {
     ])
 }
 
+/// The smallest valid pod spec: one container `app` running `image` (what a POST must
+/// at least carry now that the server validates Pods and pod templates).
+pub fn pod_spec(image: &str) -> Value {
+    json!({"containers": [{"name": "app", "image": image}]})
+}
+
+/// A valid pod template labelled `app: {app}`.
+fn pod_template_spec(app: &str) -> Value {
+    json!({"metadata": {"labels": {"app": app}}, "spec": pod_spec("registry.example.com/shop/web:1.0.0")})
+}
+
+/// A minimal valid Deployment: `replicas` Pods labelled `app: {name}`, selected by that label.
+pub fn deployment(namespace: &str, name: &str, replicas: i64) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": name}},
+            "template": pod_template_spec(name),
+        },
+    })
+}
+
+/// A minimal valid StatefulSet of one Pod labelled `app: {name}`.
+pub fn stateful_set(namespace: &str, name: &str) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "serviceName": name,
+            "selector": {"matchLabels": {"app": name}},
+            "template": pod_template_spec(name),
+        },
+    })
+}
+
+/// A minimal valid ClusterIP Service on port 80 selecting `app: {name}`.
+pub fn service(namespace: &str, name: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"selector": {"app": name}, "ports": [{"port": 80}]},
+    })
+}
+
+/// A minimal valid Job (one Pod, `restartPolicy: Never`); the server generates its selector.
+pub fn job(namespace: &str, name: &str) -> Value {
+    let mut spec = pod_spec("registry.example.com/shop/migrate:1.0.0");
+    spec["restartPolicy"] = json!("Never");
+    json!({
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"template": {"spec": spec}},
+    })
+}
+
+/// A minimal valid CronJob running [`job`]'s template hourly.
+pub fn cron_job(namespace: &str, name: &str) -> Value {
+    let template = job(namespace, name)["spec"]["template"].clone();
+    json!({
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": template}}},
+    })
+}
+
 /// A ConfigMap with a few keys.
 pub fn config_map(namespace: &str, name: &str, i: usize) -> Value {
     json!({
@@ -331,6 +407,43 @@ pub fn widget(namespace: &str, name: &str, i: usize) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn resource(plural: &str) -> ResourceSpec {
+        crate::builtin_resources()
+            .into_iter()
+            .find(|s| s.plural == plural)
+            .expect("a built-in")
+    }
+
+    #[test]
+    fn fixture_pods_carry_every_default_the_server_adds() {
+        let pods = resource("pods");
+        let sent = pod("ns-0", "pod-0", 0);
+        let mut stored = sent.clone();
+        let decoded = crate::defaults::decode(&pods, &mut stored);
+        crate::defaults::prepare_create(&pods, &mut stored, decoded).unwrap();
+        assert_eq!(stored, sent);
+        crate::validation::objectmeta::validate_create(&pods, &stored).unwrap();
+    }
+
+    #[test]
+    fn workload_fixtures_are_valid() {
+        let cases = [
+            ("deployments", deployment("ns-0", "web", 2)),
+            ("statefulsets", stateful_set("ns-0", "db")),
+            ("services", service("ns-0", "web")),
+            ("jobs", job("ns-0", "migrate")),
+            ("cronjobs", cron_job("ns-0", "hourly")),
+        ];
+        for (plural, mut obj) in cases {
+            let spec = resource(plural);
+            let decoded = crate::defaults::decode(&spec, &mut obj);
+            crate::strategy::prepare_create(&spec, &mut obj).unwrap();
+            crate::defaults::prepare_create(&spec, &mut obj, decoded).unwrap();
+            crate::validation::objectmeta::validate_create(&spec, &obj)
+                .unwrap_or_else(|e| panic!("{plural}: {}", e.message));
+        }
+    }
 
     #[test]
     fn pods_are_realistically_sized() {

@@ -519,6 +519,10 @@ async fn delete_options(
         return Err(StatusError::invalid_options("DeleteOptions", &causes));
     }
     opts.dry_run = !dry_run.is_empty();
+    opts.propagation = propagation
+        .as_deref()
+        .and_then(crate::gc::Propagation::parse);
+    opts.orphan_dependents = orphan;
     Ok((opts, orphan == Some(false)))
 }
 

@@ -45,6 +45,24 @@
 //! (creates in it are then 403) and a background namespace controller deletes its
 //! objects, then the namespace.
 //!
+//! # Garbage collection
+//!
+//! Deletes honour `propagationPolicy` as a cluster with kube-controller-manager does:
+//! `Background` (the default for most resources) deletes the owner, then its dependents
+//! (objects whose `metadata.ownerReferences` name it) in the background; `Foreground`
+//! keeps the owner with the `foregroundDeletion` finalizer until its blocking dependents
+//! are gone; `Orphan` strips the references, then deletes the owner. Dependents of deleted
+//! owners are collected. [`TestApiServerBuilder::garbage_collection`] turns it off, as under
+//! envtest.
+//!
+//! # Built-in objects
+//!
+//! Pods, workloads and Services are defaulted as kube-apiserver 1.37 defaults them (the
+//! decoder's defaults on every write, a Job's generated selector, the default pod
+//! admission plugins, cluster IPs from `10.96.0.0/12` and node ports allocated and freed),
+//! and their `spec`s get the validations controllers trip over most (selectors matching
+//! templates, immutable selectors, containers, ports), with kube-apiserver's 422 causes.
+//!
 //! # Custom resources
 //!
 //! CRDs written to `/apis/apiextensions.k8s.io/v1/customresourcedefinitions` (or given to
@@ -55,11 +73,11 @@
 //!
 //! # Differences from kube-apiserver
 //!
-//! Server-side apply answers 415 (as a server without it); no garbage collector
-//! (`propagationPolicy` is accepted, dependents stay) and no graceful deletion (Pods go
-//! at once); `managedFields` are not tracked; no defaulting or `spec` validation of
-//! built-ins (custom resources of CRDs are pruned, defaulted and validated; their CEL
-//! rules are not evaluated); an invalid `resourceVersion` is a 400 BadRequest
+//! Server-side apply answers 415 (as a server without it); no graceful deletion (Pods go
+//! at once); the garbage collector leaves owner references to uids it never issued alone
+//! unless [`TestApiServerBuilder::collect_unknown_owners`] says otherwise; `managedFields` are not tracked; built-ins are defaulted
+//! and validated only as far as the README lists (custom resources of CRDs are pruned,
+//! defaulted and validated; their CEL rules are not evaluated); an invalid `resourceVersion` is a 400 BadRequest
 //! (kube-apiserver answers 500 with the same message). The README lists them all.
 #![deny(missing_docs)]
 
@@ -67,12 +85,14 @@ mod body;
 mod continue_token;
 mod crd;
 mod cut;
+mod defaults;
 pub mod error;
 pub mod faults;
 mod filter;
 pub mod fixtures;
 #[doc(hidden)]
 pub mod fuzz;
+mod gc;
 mod http;
 pub use informer_selectors::labels;
 mod meta;

@@ -59,6 +59,9 @@ pub struct TestApiServerBuilder {
     resources: Vec<ResourceSpec>,
     namespaces: Vec<String>,
     crds: Vec<CrdSource>,
+    garbage_collection: bool,
+    collect_unknown_owners: bool,
+    admission: bool,
 }
 
 impl Default for TestApiServerBuilder {
@@ -76,6 +79,9 @@ impl Default for TestApiServerBuilder {
             resources: Vec::new(),
             namespaces: Vec::new(),
             crds: Vec::new(),
+            garbage_collection: true,
+            collect_unknown_owners: false,
+            admission: true,
         }
     }
 }
@@ -94,6 +100,9 @@ impl std::fmt::Debug for TestApiServerBuilder {
             .field("resources", &self.resources)
             .field("namespaces", &self.namespaces)
             .field("crds", &self.crds)
+            .field("garbage_collection", &self.garbage_collection)
+            .field("collect_unknown_owners", &self.collect_unknown_owners)
+            .field("admission", &self.admission)
             .finish()
     }
 }
@@ -193,6 +202,35 @@ impl TestApiServerBuilder {
         self
     }
 
+    /// Whether the server collects garbage by `metadata.ownerReferences` (default true), as
+    /// kube-controller-manager's garbage collector and kube-apiserver's deletion handling
+    /// do: deletes add the `orphan`/`foregroundDeletion` finalizers their propagation policy
+    /// asks for and dependents of deleted owners are deleted in the background. Off, deletes
+    /// leave dependents alone and add no finalizer, as under envtest (no controller manager).
+    pub fn garbage_collection(mut self, on: bool) -> Self {
+        self.garbage_collection = on;
+        self
+    }
+
+    /// Whether the garbage collector also deletes dependents whose owner reference names a
+    /// uid this server never issued (default false). kube-controller-manager does; off, such
+    /// references (e.g. [`crate::fixtures::pod`]'s ReplicaSet) are left alone, so objects made from
+    /// fixtures keep living. References to deleted owners are collected either way.
+    pub fn collect_unknown_owners(mut self, on: bool) -> Self {
+        self.collect_unknown_owners = on;
+        self
+    }
+
+    /// **For benchmarks only.** Whether writes go through admission (default true): the
+    /// `NamespaceLifecycle` checks, metadata validation, and a custom resource's pruning,
+    /// defaulting and schema validation. Off, writes store what they are given (with the
+    /// server-owned metadata and status a create or update always sets), to measure what
+    /// those checks cost; CRD writes are always admitted.
+    pub fn admission(mut self, on: bool) -> Self {
+        self.admission = on;
+        self
+    }
+
     /// Serve a resource besides the built-in ones from the start.
     pub fn resource(mut self, spec: ResourceSpec) -> Self {
         self.resources.push(spec);
@@ -243,6 +281,9 @@ impl TestApiServerBuilder {
             tokens,
             rv0_ignores_limit: self.rv0_ignores_limit,
             partial_metadata: self.partial_metadata,
+            garbage_collection: self.garbage_collection,
+            collect_unknown_owners: self.collect_unknown_owners,
+            admission: self.admission,
         }));
         for spec in builtin_resources()
             .into_iter()
@@ -386,6 +427,7 @@ impl Incarnation {
             state.clone(),
             cancel.clone(),
         ));
+        tokio::spawn(crate::gc::run(state.clone(), cancel.clone()));
         let ticker_cancel = cancel.clone();
         let ticker_state = state.clone();
         tokio::spawn(async move {

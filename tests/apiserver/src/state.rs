@@ -17,7 +17,7 @@ use crate::resource::ResourceSpec;
 use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Outcome, Store};
 use crate::validation::{data, objectmeta};
-use crate::{crd, namespace_lifecycle, scale, strategy};
+use crate::{crd, defaults, gc, namespace_lifecycle, scale, strategy};
 
 /// What a bearer token may touch.
 #[derive(Clone)]
@@ -38,6 +38,13 @@ pub(crate) struct Config {
     pub rv0_ignores_limit: bool,
     /// Answer `as=PartialObjectMetadata[List]` requests with metadata only (else ignore them).
     pub partial_metadata: bool,
+    /// Run the garbage collector and add its finalizers on delete (see `gc`).
+    pub garbage_collection: bool,
+    /// Treat owner references to uids this server never issued as dangling.
+    pub collect_unknown_owners: bool,
+    /// Run the admission step of writes (admission plugins, metadata and schema
+    /// validation, pruning and defaulting); off only for benchmarks.
+    pub admission: bool,
 }
 
 #[derive(Default)]
@@ -62,6 +69,10 @@ pub(crate) struct State {
     counters: Mutex<BTreeMap<(String, String), u64>>,
     /// Wakes the namespace controller when a namespace starts terminating.
     pub namespace_controller: namespace_lifecycle::Controller,
+    /// The garbage collector's graph and work.
+    pub garbage_collector: gc::Collector,
+    /// The Services' cluster IPs and node ports in use.
+    pub service_allocator: defaults::ipalloc::Allocator,
 }
 
 impl State {
@@ -74,6 +85,8 @@ impl State {
             registry: RwLock::new(Registry::default()),
             counters: Mutex::new(BTreeMap::new()),
             namespace_controller: namespace_lifecycle::Controller::default(),
+            garbage_collector: gc::Collector::default(),
+            service_allocator: defaults::ipalloc::Allocator::default(),
         }
     }
 
@@ -200,8 +213,16 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<Arc<Obj>, StatusError> {
         check_type(&r.spec, &body)?;
-        crd::decode(r, &mut body, opts)?;
+        let admits = self.admits(r);
+        if admits {
+            crd::decode(r, &mut body, opts)?;
+        }
         data::decode(&r.spec, &mut body)?;
+        let decoded = if admits {
+            defaults::decode(&r.spec, &mut body)
+        } else {
+            defaults::Decoded::default()
+        };
         // Admission runs before the registry checks the body's namespace and generates
         // names: it knows the object by its name, else its prefix.
         let admitted_in = namespace
@@ -211,7 +232,9 @@ impl State {
             .filter(|s| !s.is_empty())
             .or_else(|| meta_str(&body, "generateName"))
             .unwrap_or_default();
-        namespace_lifecycle::admit_create(self, &r.spec, Some(admitted_in), admitted_as)?;
+        if admits {
+            namespace_lifecycle::admit_create(self, &r.spec, Some(admitted_in), admitted_as)?;
+        }
         let namespace = effective_namespace(&r.spec, namespace, &body)?;
         let map = body
             .as_object_mut()
@@ -235,8 +258,11 @@ impl State {
         };
         strategy::prepare_create(&r.spec, &mut body)?;
         namespace_lifecycle::prepare_create(&r.spec, &mut body);
-        objectmeta::validate_create(&r.spec, &body)?;
-        crd::validate_create(r, &mut body)?;
+        if admits {
+            defaults::prepare_create(&r.spec, &mut body, decoded)?;
+            objectmeta::validate_create(&r.spec, &body)?;
+            crd::validate_create(r, &mut body)?;
+        }
         let key = object_key(namespace.as_deref(), &name);
         r.store
             .write(&self.clock, &key, opts.dry_run, |existing| match existing {
@@ -247,7 +273,17 @@ impl State {
                     }
                     Err(e)
                 }
-                None => Ok(Change::Put(body)),
+                None => {
+                    if admits {
+                        defaults::allocate_create(
+                            &self.service_allocator,
+                            &r.spec,
+                            &mut body,
+                            opts.dry_run,
+                        )?;
+                    }
+                    Ok(Change::Put(body))
+                }
             })
             .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
             .map(|(_, obj)| obj)
@@ -266,8 +302,16 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         check_type(&r.spec, &body)?;
-        crd::decode(r, &mut body, opts)?;
+        let admits = self.admits(r);
+        if admits {
+            crd::decode(r, &mut body, opts)?;
+        }
         data::decode(&r.spec, &mut body)?;
+        let decoded = if admits {
+            defaults::decode(&r.spec, &mut body)
+        } else {
+            defaults::Decoded::default()
+        };
         let namespace = request_namespace(&r.spec, namespace);
         check_name(&body, name, namespace)?;
         let meta = body
@@ -282,13 +326,26 @@ impl State {
         r.store
             .write(&self.clock, &key, opts.dry_run, |existing| match existing {
                 Some(old) => {
-                    namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
-                    replace(r, old, body, name, sub)
+                    if admits {
+                        namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                    }
+                    self.replace_defaulted(r, old, body, name, sub, opts.dry_run)
                 }
                 None if sub == Sub::Main && r.spec.create_on_update => {
                     namespace_lifecycle::admit_create(self, &r.spec, namespace, name)?;
                     strategy::prepare_create(&r.spec, &mut body)?;
+                    if admits {
+                        defaults::prepare_create(&r.spec, &mut body, decoded)?;
+                    }
                     objectmeta::validate_create(&r.spec, &body)?;
+                    if admits {
+                        defaults::allocate_create(
+                            &self.service_allocator,
+                            &r.spec,
+                            &mut body,
+                            opts.dry_run,
+                        )?;
+                    }
                     Ok(Change::Put(body))
                 }
                 None => Err(StatusError::not_found(&r.spec.group, &r.spec.plural, name)),
@@ -313,13 +370,21 @@ impl State {
             .write(&self.clock, &key, opts.dry_run, |existing| {
                 let old = existing
                     .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
-                namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                let admits = self.admits(r);
+                if admits {
+                    namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                }
                 let mut value = old.to_value()?;
                 patch.apply(&mut value)?;
-                crd::decode(r, &mut value, opts)?;
+                if admits {
+                    crd::decode(r, &mut value, opts)?;
+                }
                 data::decode(&r.spec, &mut value)?;
+                if admits {
+                    defaults::decode(&r.spec, &mut value);
+                }
                 check_name(&value, name, namespace)?;
-                replace(r, old, value, name, sub)
+                self.replace_defaulted(r, old, value, name, sub, opts.dry_run)
             })
             .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
     }
@@ -406,6 +471,11 @@ impl State {
             if let Some(want) = opts.resource_version.as_deref().filter(|v| *v != rv) {
                 return Err(conflict(format!("the ResourceVersion in the precondition ({want}) does not match the ResourceVersion in record ({rv}). The object might have been modified")));
             }
+            if let Some(finalizers) = gc::deletion_finalizers(self, &r.spec, &value, opts) {
+                if let Some(meta) = value.as_object_mut().and_then(metadata_mut) {
+                    meta.insert("finalizers".into(), finalizers.into());
+                }
+            }
             if strategy::finalizers(&value).is_empty() {
                 Ok(Change::Delete)
             } else {
@@ -416,7 +486,48 @@ impl State {
         .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
     }
 
-    /// After a stored write: a CRD's custom resource is installed, updated or removed.
+    /// [`replace`] with the built-ins' update steps around it: before, the values a
+    /// client may leave out kept and pod admission on update; after, a Service's
+    /// allocations (only once the update is valid, so a refused one allocates nothing).
+    fn replace_defaulted(
+        &self,
+        r: &Resolved,
+        old: &Arc<Obj>,
+        mut new: Value,
+        name: &str,
+        sub: Sub,
+        dry_run: bool,
+    ) -> Result<Change, StatusError> {
+        let admits = self.admits(r);
+        if !admits || sub != Sub::Main {
+            return replace(r, old, new, name, sub, admits);
+        }
+        let old_value = old.to_value()?;
+        defaults::prepare_update(&r.spec, &old_value, &mut new);
+        let mut change = replace(r, old, new, name, sub, admits)?;
+        if let Change::Put(value) = &mut change {
+            defaults::allocate_update(
+                &self.service_allocator,
+                &r.spec,
+                &old_value,
+                value,
+                dry_run,
+            )?;
+        }
+        Ok(change)
+    }
+
+    /// Whether writes of `r` go through admission (plugins, metadata and schema
+    /// validation, pruning, defaulting): always for CRDs, whose admission installs them;
+    /// for the rest unless the server was built without it, for benchmarks.
+    fn admits(&self, r: &Resolved) -> bool {
+        self.config.admission
+            || (r.spec.group == "apiextensions.k8s.io"
+                && r.spec.plural == "customresourcedefinitions")
+    }
+
+    /// After a stored write: a CRD's custom resource is installed, updated or removed;
+    /// the garbage collector sees the write.
     fn after_write(
         &self,
         r: &Resolved,
@@ -426,6 +537,8 @@ impl State {
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         if !dry_run {
             crd::after_write(self, r, outcome, &obj)?;
+            gc::observe(self, &r.spec, outcome, &obj);
+            defaults::after_write(&self.service_allocator, &r.spec, outcome, &obj)?;
         }
         Ok((outcome, obj))
     }
@@ -484,6 +597,10 @@ pub(crate) struct DeleteOptions {
     pub uid: Option<String>,
     /// `preconditions.resourceVersion`.
     pub resource_version: Option<String>,
+    /// `propagationPolicy`.
+    pub propagation: Option<gc::Propagation>,
+    /// `orphanDependents` (deprecated; wins over `propagationPolicy`).
+    pub orphan_dependents: Option<bool>,
 }
 
 /// The part of an object a write goes to.
@@ -533,6 +650,7 @@ fn replace(
     new: Value,
     name: &str,
     sub: Sub,
+    admits: bool,
 ) -> Result<Change, StatusError> {
     let old_value = old.to_value()?;
     let spec = &r.spec;
@@ -572,11 +690,15 @@ fn replace(
             let mut new = new;
             strategy::prepare_update(spec, &old_value, &mut new, name)?;
             namespace_lifecycle::prepare_update(spec, &old_value, &mut new);
-            objectmeta::validate_update(spec, &old_value, &new)?;
+            if admits {
+                objectmeta::validate_update(spec, &old_value, &new)?;
+            }
             new
         }
     };
-    crd::validate_update(r, &old_value, &mut new, sub)?;
+    if admits {
+        crd::validate_update(r, &old_value, &mut new, sub)?;
+    }
     if strategy::being_deleted(&old_value)
         && !strategy::finalizers(&old_value).is_empty()
         && strategy::finalizers(&new).is_empty()

@@ -208,7 +208,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
             }
         }
         w.last_rv = w.last_rv.max(subscribed_at);
-        if initial_end_bookmark {
+        if initial_end_bookmark && !w.state.faults.omits_initial_events_end() {
             let line = bookmark_line(&w.spec, subscribed_at, true);
             w.buf.put_slice(&line);
         }

@@ -10,7 +10,7 @@ use informer_runtime::client::Config;
 use informer_runtime::{Client, GroupVersionResource, InformerFactory, Selector};
 use informers::SharedInformerFactory;
 use serde_json::{json, Value};
-use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
+use test_apiserver::{fixtures, ResourceSpec, RunningServer, TestApiServer};
 
 include!(concat!(env!("OUT_DIR"), "/generated_resources.rs"));
 
@@ -94,6 +94,25 @@ fn valid_crd_spec() -> Value {
     })
 }
 
+/// A spec the server admits for the built-ins it validates (a `Default` one has no
+/// containers, selector or ports).
+fn valid_workload_spec(group: &str, plural: &str) -> Option<Value> {
+    let deployment = fixtures::deployment(NS, "e2e", 1)["spec"].clone();
+    Some(match (group, plural) {
+        ("", "pods") => fixtures::pod_spec("nginx"),
+        ("", "services") => fixtures::service(NS, "e2e")["spec"].clone(),
+        ("", "replicationcontrollers") => json!({
+            "selector": {"app": "e2e"},
+            "template": deployment["template"],
+        }),
+        ("apps", "deployments" | "replicasets" | "daemonsets") => deployment,
+        ("apps", "statefulsets") => fixtures::stateful_set(NS, "e2e")["spec"].clone(),
+        ("batch", "jobs") => fixtures::job(NS, "e2e")["spec"].clone(),
+        ("batch", "cronjobs") => fixtures::cron_job(NS, "e2e")["spec"].clone(),
+        _ => return None,
+    })
+}
+
 /// A server serving every generated resource, with one object per group and plural
 /// (shared by that resource's versions, as the real apiserver's storage is).
 async fn server_with_every_resource(entries: &[Entry]) -> RunningServer {
@@ -124,6 +143,9 @@ async fn server_with_every_resource(entries: &[Entry]) -> RunningServer {
             if plural == "customresourcedefinitions" {
                 map.insert("spec".to_owned(), valid_crd_spec());
                 map.remove("status");
+            }
+            if let Some(spec) = valid_workload_spec(group, plural) {
+                map.insert("spec".to_owned(), spec);
             }
         }
         let resource = resource_name(group, plural);
@@ -240,14 +262,14 @@ async fn pods_twice_is_one_informer_with_one_list_and_one_watch() {
         .create(
             "pods",
             Some(NS),
-            json!({"metadata": {"name": "web-0", "labels": {"tier": "web"}}, "spec": {"containers": []}}),
+            json!({"metadata": {"name": "web-0", "labels": {"tier": "web"}}, "spec": {"containers": [{"name": "app", "image": "nginx"}]}}),
         )
         .unwrap();
     server
         .create(
             "pods",
             Some(NS),
-            json!({"metadata": {"name": "db-0", "labels": {"tier": "db"}}, "spec": {"containers": []}}),
+            json!({"metadata": {"name": "db-0", "labels": {"tier": "db"}}, "spec": {"containers": [{"name": "app", "image": "nginx"}]}}),
         )
         .unwrap();
     let factory = SharedInformerFactory::new(client(&server));

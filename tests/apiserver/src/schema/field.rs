@@ -62,6 +62,9 @@ pub(crate) struct FieldError {
     pub field: String,
     pub value: Value,
     pub detail: String,
+    /// The bad value as Go's `%#v` prints it, when it is a Go struct (no JSON
+    /// rendering applies then).
+    pub go_struct: Option<String>,
 }
 
 impl FieldError {
@@ -76,6 +79,7 @@ impl FieldError {
             field: field.into(),
             value,
             detail: detail.into(),
+            go_struct: None,
         }
     }
 
@@ -105,7 +109,11 @@ impl FieldError {
         let mut s = if self.kind.omits_value() {
             self.kind.words().to_owned()
         } else {
-            format!("{}: {}", self.kind.words(), go_value(&self.value))
+            let value = match &self.go_struct {
+                Some(text) => text.clone(),
+                None => go_value(&self.value),
+            };
+            format!("{}: {}", self.kind.words(), value)
         };
         if !self.detail.is_empty() {
             s.push_str(": ");

@@ -3,6 +3,7 @@
 //! non-nullable nulls, defaulting) and its validation (kube-openapi's schema
 //! validator, list types, embedded resources), with the real server's messages.
 
+pub(crate) mod cel;
 pub(crate) mod field;
 mod format;
 mod prune;
@@ -116,6 +117,8 @@ pub(crate) struct Schema {
     pub not: Option<Box<Schema>>,
     pub list_type: Option<ListType>,
     pub list_map_keys: Vec<String>,
+    /// `x-kubernetes-validations`, compiled.
+    pub rules: Vec<self::cel::Rule>,
 }
 
 impl Schema {
@@ -241,6 +244,7 @@ impl Schema {
             _ => None,
         };
         s.list_map_keys = strings(map.get("x-kubernetes-list-map-keys"));
+        s.rules = self::cel::compile_rules(map.get("x-kubernetes-validations"), path, errs);
         s
     }
 

@@ -86,6 +86,7 @@ pub(crate) fn validate_create(spec: &ResourceSpec, obj: &Value) -> Result<(), St
     let mut errs = create_errors(spec, meta);
     errs.extend(resource_errors(spec, obj, name));
     errs.extend(data::errors(spec, obj));
+    errs.extend(super::builtins::create_errors(spec, obj));
     finish(spec, name, errs)
 }
 
@@ -174,6 +175,7 @@ pub(crate) fn validate_update(
         errs.extend(create_errors(spec, meta));
         errs.extend(data::errors(spec, new));
     }
+    errs.extend(super::builtins::update_errors(spec, old, new));
     finish(spec, name, errs)
 }
 

@@ -38,7 +38,7 @@ async fn names_follow_the_rule_of_each_resource() {
         ),
         (
             "/api/v1/namespaces/default/services",
-            json!({"metadata": {"name": "1st"}, "spec": {}}),
+            json!({"metadata": {"name": "1st"}, "spec": fixtures::service("default", "s")["spec"]}),
             invalid(
                 "Service",
                 "",
@@ -66,7 +66,7 @@ async fn names_follow_the_rule_of_each_resource() {
         ),
         (
             "/apis/apps/v1/namespaces/default/statefulsets",
-            json!({"metadata": {"name": "db.v1"}, "spec": {}}),
+            json!({"metadata": {"name": "db.v1"}, "spec": fixtures::stateful_set("default", "db")["spec"]}),
             invalid(
                 "StatefulSet",
                 "apps",
@@ -94,7 +94,7 @@ async fn names_follow_the_rule_of_each_resource() {
         ),
         (
             "/apis/batch/v1/namespaces/default/cronjobs",
-            json!({"metadata": {"name": "n".repeat(53)}, "spec": {}}),
+            json!({"metadata": {"name": "n".repeat(53)}, "spec": fixtures::cron_job("default", "c")["spec"]}),
             invalid(
                 "CronJob",
                 "batch",
@@ -111,7 +111,7 @@ async fn names_follow_the_rule_of_each_resource() {
         ),
         (
             "/api/v1/namespaces/default/pods",
-            json!({"metadata": {}, "spec": {"containers": []}}),
+            json!({"metadata": {}, "spec": fixtures::pod_spec("nginx")}),
             invalid(
                 "Pod",
                 "",
@@ -132,7 +132,7 @@ async fn names_follow_the_rule_of_each_resource() {
     let (code, created) = post(
         &server,
         "/apis/apps/v1/namespaces/default/deployments",
-        &json!({"metadata": {"name": "web.v1"}, "spec": {}}),
+        &fixtures::deployment("default", "web.v1", 1),
     )
     .await;
     assert_eq!(code, 201, "{created}");
@@ -313,7 +313,7 @@ async fn updates_list_each_metadata_error_once_per_validation_pass() {
     let (code, created) = post(
         &server,
         deployments,
-        &json!({"metadata": {"name": "web"}, "spec": {}}),
+        &fixtures::deployment("default", "web", 1),
     )
     .await;
     assert_eq!(code, 201, "{created}");

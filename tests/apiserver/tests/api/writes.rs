@@ -112,7 +112,7 @@ async fn update_checks_the_resource_version_and_bumps_generation_on_spec_changes
         .create(
             "deployments.apps",
             Some("shop"),
-            json!({"metadata": {"name": "web"}, "spec": {"replicas": 1}}),
+            fixtures::deployment("shop", "web", 1),
         )
         .unwrap();
     assert_eq!(created["apiVersion"], "apps/v1");

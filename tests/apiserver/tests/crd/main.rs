@@ -5,6 +5,7 @@
 // The Widget CRD is one `json!` literal, deeper than the default limit allows.
 #![recursion_limit = "256"]
 
+mod cel;
 mod corpus;
 mod install;
 mod pruning;

@@ -174,7 +174,8 @@ async fn directives_delete_replace_and_retain_keys() {
     );
     assert_eq!(
         pod["volumes"],
-        json!([{"name": "data", "configMap": {"name": "cm"}}])
+        // The decoder defaults the new source's mode, as kube-apiserver's does.
+        json!([{"name": "data", "configMap": {"name": "cm", "defaultMode": 420}}])
     );
 
     // `$patch: replace` inside a list replaces the list.
@@ -190,7 +191,9 @@ async fn directives_delete_replace_and_retain_keys() {
     assert_eq!(code, 200, "{patched}");
     assert_eq!(
         patched["spec"]["template"]["spec"]["containers"],
-        json!([{"name": "only", "image": "only:1"}])
+        // With the defaults the decoder gives the new container.
+        json!([{"name": "only", "image": "only:1", "imagePullPolicy": "IfNotPresent", "resources": {},
+            "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}])
     );
 }
 

@@ -1,6 +1,8 @@
 //! `example.com/v1`: `Widget`.
 /// A Widget is a configurable gadget.
 ///
+/// Validation rule: `self.metadata.name.size() <= 40` — the name has at most 40 characters
+///
 /// Custom resource `example.com/v1` `Widget` (`widgets`, namespaced), from CRD `widgets.example.com`.
 ///
 /// This is the storage version.
@@ -15,6 +17,8 @@ pub struct Widget {
     /// Desired state of the widget.
     /// - first point
     ///   continues here
+    ///
+    /// Validation rule: `!has(self.replicas) || self.replicas <= self.size` — replicas must not exceed size
     pub spec: WidgetSpec,
     /// Field `status`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -94,7 +98,7 @@ pub struct WidgetSpec {
     pub hugepages_1gi: ::std::option::Option<
         ::informer_runtime::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
     >,
-    /// Field `labels`.
+    /// Validation rule (each value): `self.size() <= 63`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub labels: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
@@ -115,15 +119,17 @@ pub struct WidgetSpec {
     /// Field `ratio`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub ratio: ::std::option::Option<f64>,
-    /// Field `replicas`.
+    /// Validation rule: `!oldSelf.hasValue() || self >= oldSelf.value()` — replicas never decrease (`optionalOldSelf`: also checked on create)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub replicas: ::std::option::Option<i64>,
-    /// Field `rules`.
+    /// Validation rule (each item): `self.name != ''` — names are not empty (reported at `.name`)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub rules: ::std::option::Option<::std::vec::Vec<WidgetSpecRules>>,
     /// Size in units.
     ///
     /// Default: `3`
+    ///
+    /// Validation rule: `self >= 0` — message: `'size ' + string(self) + ' is negative'` (reason `FieldValueForbidden`)
     pub size: i32,
     /// An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]

@@ -1,0 +1,213 @@
+//! A plain HTTP client, a watch reader and builders of owner/dependent objects.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use test_apiserver::RunningServer;
+
+/// Generous: only there so a broken server fails the test instead of hanging it.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+const JSON: &str = "application/json";
+pub const MERGE: &str = "application/merge-patch+json";
+
+fn client() -> reqwest::Client {
+    // reqwest is built without a default TLS provider; plain HTTP still needs one chosen.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("client")
+}
+
+/// Sends `method path` with `body` (JSON, none when null): the status code and the answer.
+pub async fn send(
+    server: &RunningServer,
+    method: reqwest::Method,
+    path: &str,
+    content_type: &str,
+    body: &Value,
+) -> (u16, Value) {
+    let mut req = client().request(method, format!("{}{path}", server.url()));
+    if !body.is_null() {
+        req = req
+            .header("content-type", content_type)
+            .body(body.to_string());
+    }
+    let resp = req.send().await.expect("request");
+    let code = resp.status().as_u16();
+    let bytes = resp.bytes().await.expect("body");
+    let v = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+        panic!(
+            "{path}: body is not JSON ({e}): {}",
+            String::from_utf8_lossy(&bytes)
+        )
+    });
+    (code, v)
+}
+
+/// POSTs `body` and returns the created object (asserting a 201).
+pub async fn create(server: &RunningServer, path: &str, body: Value) -> Value {
+    let (code, v) = send(server, reqwest::Method::POST, path, JSON, &body).await;
+    assert_eq!(code, 201, "POST {path}: {v}");
+    v
+}
+
+pub async fn get(server: &RunningServer, path: &str) -> (u16, Value) {
+    send(server, reqwest::Method::GET, path, JSON, &Value::Null).await
+}
+
+/// DELETE with `options` as the `DeleteOptions` body (none when null).
+pub async fn delete(server: &RunningServer, path: &str, options: Value) -> (u16, Value) {
+    send(server, reqwest::Method::DELETE, path, JSON, &options).await
+}
+
+pub async fn merge_patch(server: &RunningServer, path: &str, patch: Value) -> (u16, Value) {
+    send(server, reqwest::Method::PATCH, path, MERGE, &patch).await
+}
+
+/// Polls `path` until it answers 404 (within [`PATIENCE`]).
+pub async fn wait_gone(server: &RunningServer, path: &str) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let (code, v) = get(server, path).await;
+        if code == 404 {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{path} is still there: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Polls `path` until `done` holds for the object (within [`PATIENCE`]); returns it.
+pub async fn wait_for(server: &RunningServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let (code, v) = get(server, path).await;
+        if code == 200 && done(&v) {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{path} never got there: {code} {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// An owner reference to `owner` (a created object with kind and apiVersion).
+pub fn owner_ref(owner: &Value, block: bool) -> Value {
+    json!({
+        "apiVersion": owner["apiVersion"],
+        "kind": owner["kind"],
+        "name": owner["metadata"]["name"],
+        "uid": owner["metadata"]["uid"],
+        "controller": true,
+        "blockOwnerDeletion": block,
+    })
+}
+
+pub fn deployment(name: &str) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "labels": {"app": name}},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+            },
+        },
+    })
+}
+
+pub fn replica_set(name: &str, owners: Vec<Value>) -> Value {
+    let mut rs = deployment(name);
+    rs["kind"] = json!("ReplicaSet");
+    rs["metadata"]["ownerReferences"] = json!(owners);
+    rs
+}
+
+pub fn pod(name: &str, owners: Vec<Value>) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "ownerReferences": owners},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+    })
+}
+
+/// A watch response read event by event.
+pub struct Watch {
+    resp: reqwest::Response,
+    buf: Vec<u8>,
+}
+
+impl Watch {
+    pub async fn open(server: &RunningServer, path: &str) -> Watch {
+        let resp = client()
+            .get(format!("{}{path}", server.url()))
+            .send()
+            .await
+            .expect("watch request");
+        assert_eq!(resp.status().as_u16(), 200, "{path}");
+        Watch {
+            resp,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next event that is not a BOOKMARK.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                let event: Value = serde_json::from_slice(&line[..i]).expect("a JSON event");
+                if event["type"] != "BOOKMARK" {
+                    return event;
+                }
+                continue;
+            }
+            match tokio::time::timeout(PATIENCE, self.resp.chunk()).await {
+                Ok(Ok(Some(chunk))) => self.buf.extend_from_slice(&chunk),
+                other => panic!("the watch ended or stalled: {other:?}"),
+            }
+        }
+    }
+
+    /// The next `n` events as `(type, name, resourceVersion)`.
+    pub async fn take(&mut self, n: usize) -> Vec<(String, String, u64)> {
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.push(event_of(&self.next().await));
+        }
+        out
+    }
+}
+
+/// `(type, name, resourceVersion)` of an event.
+pub fn event_of(e: &Value) -> (String, String, u64) {
+    let meta = &e["object"]["metadata"];
+    (
+        e["type"].as_str().unwrap_or_default().to_owned(),
+        meta["name"].as_str().unwrap_or_default().to_owned(),
+        meta["resourceVersion"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_default(),
+    )
+}
+
+/// The server's current resourceVersion, to watch from.
+pub async fn current_rv(server: &RunningServer) -> String {
+    let (_, list) = get(server, "/api/v1/namespaces/default/configmaps?limit=1").await;
+    list["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
