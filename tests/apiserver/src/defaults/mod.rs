@@ -17,9 +17,9 @@ use crate::status::StatusError;
 use crate::store::{Obj, Outcome};
 use ipalloc::Allocator;
 
-/// The built-in kinds this module defaults.
+/// The built-in kinds this server defaults and validates beyond their metadata.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
+pub(crate) enum Kind {
     Pod,
     ReplicationController,
     Service,
@@ -31,7 +31,8 @@ enum Kind {
     CronJob,
 }
 
-fn kind(spec: &ResourceSpec) -> Option<Kind> {
+/// The built-in kind `spec` serves, if it is one of [`Kind`].
+pub(crate) fn kind(spec: &ResourceSpec) -> Option<Kind> {
     Some(match (spec.group.as_str(), spec.plural.as_str()) {
         ("", "pods") => Kind::Pod,
         ("", "replicationcontrollers") => Kind::ReplicationController,

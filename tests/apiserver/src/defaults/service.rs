@@ -99,8 +99,17 @@ fn needs_node_ports(svc: &Value) -> bool {
     }
 }
 
-fn cluster_ips(svc: &Value) -> Vec<String> {
-    svc.pointer("/spec/clusterIPs")
+/// A Service's `spec.clusterIPs`.
+pub(crate) fn cluster_ips(svc: &Value) -> Vec<String> {
+    svc.get("spec")
+        .and_then(Value::as_object)
+        .map(spec_cluster_ips)
+        .unwrap_or_default()
+}
+
+/// The `clusterIPs` of a Service's `spec`.
+fn spec_cluster_ips(spec: &Map<String, Value>) -> Vec<String> {
+    spec.get("clusterIPs")
         .and_then(Value::as_array)
         .map(|l| {
             l.iter()
@@ -251,27 +260,16 @@ pub(crate) fn prepare_update(old: &Value, new: &mut Value) {
 
 /// `normalizeClusterIPs` on an update.
 fn normalize_cluster_ips(old_ip: &str, old_ips: &[String], spec: &mut Map<String, Value>) {
-    let ips = |s: &Map<String, Value>| -> Vec<String> {
-        s.get("clusterIPs")
-            .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     let new_ip = spec
         .get("clusterIP")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    if !old_ips.is_empty() && ips(spec).is_empty() && old_ip == new_ip {
+    if !old_ips.is_empty() && spec_cluster_ips(spec).is_empty() && old_ip == new_ip {
         spec.insert("clusterIPs".into(), json!(old_ips));
     }
     if old_ip != new_ip {
-        let same = ips(spec) == old_ips;
+        let same = spec_cluster_ips(spec) == old_ips;
         if !old_ip.is_empty() && new_ip.is_empty() && same {
             spec.remove("clusterIPs");
         }

@@ -7,6 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::names;
+use crate::defaults::service::cluster_ips;
+use crate::defaults::{kind, Kind};
 use crate::resource::ResourceSpec;
 use crate::schema::field::go_quote;
 
@@ -15,35 +17,6 @@ type FieldError = (String, String);
 
 /// `validation.IsValidPortNum`'s message.
 const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
-
-/// The resources validated here.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Pod,
-    ReplicationController,
-    Service,
-    Deployment,
-    ReplicaSet,
-    StatefulSet,
-    DaemonSet,
-    Job,
-    CronJob,
-}
-
-fn kind(spec: &ResourceSpec) -> Option<Kind> {
-    Some(match (spec.group.as_str(), spec.plural.as_str()) {
-        ("", "pods") => Kind::Pod,
-        ("", "replicationcontrollers") => Kind::ReplicationController,
-        ("", "services") => Kind::Service,
-        ("apps", "deployments") => Kind::Deployment,
-        ("apps", "replicasets") => Kind::ReplicaSet,
-        ("apps", "statefulsets") => Kind::StatefulSet,
-        ("apps", "daemonsets") => Kind::DaemonSet,
-        ("batch", "jobs") => Kind::Job,
-        ("batch", "cronjobs") => Kind::CronJob,
-        _ => return None,
-    })
-}
 
 fn invalid(field: &str, shown: &str, detail: &str) -> FieldError {
     (
@@ -940,17 +913,6 @@ fn service(s: &Value, errs: &mut Vec<FieldError>) {
 /// `validateUpgradeDowngradeClusterIPs`: the cluster IPs of a Service may not change
 /// (after the values a client left out were kept from the stored object).
 fn cluster_ips_update(old: &Value, new: &Value) -> Vec<FieldError> {
-    let ips = |o: &Value| -> Vec<String> {
-        o.pointer("/spec/clusterIPs")
-            .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     let kind = |o: &Value| {
         o.pointer("/spec/type")
             .and_then(Value::as_str)
@@ -964,7 +926,7 @@ fn cluster_ips_update(old: &Value, new: &Value) -> Vec<FieldError> {
     if headless(old) && headless(new) {
         return Vec::new();
     }
-    let (before, after) = (ips(old), ips(new));
+    let (before, after) = (cluster_ips(old), cluster_ips(new));
     let shown = format!(
         "[]string{{{}}}",
         after
