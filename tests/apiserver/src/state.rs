@@ -213,16 +213,8 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<Arc<Obj>, StatusError> {
         check_type(&r.spec, &body)?;
+        let decoded = self.decode(r, &mut body, opts)?;
         let admits = self.admits(r);
-        if admits {
-            crd::decode(r, &mut body, opts)?;
-        }
-        data::decode(&r.spec, &mut body)?;
-        let decoded = if admits {
-            defaults::decode(&r.spec, &mut body)
-        } else {
-            defaults::Decoded::default()
-        };
         // Admission runs before the registry checks the body's namespace and generates
         // names: it knows the object by its name, else its prefix.
         let admitted_in = namespace
@@ -302,16 +294,8 @@ impl State {
         opts: &WriteOptions,
     ) -> Result<(Outcome, Arc<Obj>), StatusError> {
         check_type(&r.spec, &body)?;
+        let decoded = self.decode(r, &mut body, opts)?;
         let admits = self.admits(r);
-        if admits {
-            crd::decode(r, &mut body, opts)?;
-        }
-        data::decode(&r.spec, &mut body)?;
-        let decoded = if admits {
-            defaults::decode(&r.spec, &mut body)
-        } else {
-            defaults::Decoded::default()
-        };
         let namespace = request_namespace(&r.spec, namespace);
         check_name(&body, name, namespace)?;
         let meta = body
@@ -376,13 +360,7 @@ impl State {
                 }
                 let mut value = old.to_value()?;
                 patch.apply(&mut value)?;
-                if admits {
-                    crd::decode(r, &mut value, opts)?;
-                }
-                data::decode(&r.spec, &mut value)?;
-                if admits {
-                    defaults::decode(&r.spec, &mut value);
-                }
+                self.decode(r, &mut value, opts)?;
                 check_name(&value, name, namespace)?;
                 self.replace_defaulted(r, old, value, name, sub, opts.dry_run)
             })
@@ -520,6 +498,28 @@ impl State {
     /// Whether writes of `r` go through admission (plugins, metadata and schema
     /// validation, pruning, defaulting): always for CRDs, whose admission installs them;
     /// for the rest unless the server was built without it, for benchmarks.
+    /// The decode step of every write (a body, or a patched object), as the real server
+    /// decodes one: a custom resource pruned and defaulted by its schema, ConfigMap and
+    /// Secret data decoded, built-ins defaulted. What the built-ins' defaulting found is
+    /// what a create (or a PUT that creates) still needs.
+    fn decode(
+        &self,
+        r: &Resolved,
+        body: &mut Value,
+        opts: &WriteOptions,
+    ) -> Result<defaults::Decoded, StatusError> {
+        let admits = self.admits(r);
+        if admits {
+            crd::decode(r, body, opts)?;
+        }
+        data::decode(&r.spec, body)?;
+        Ok(if admits {
+            defaults::decode(&r.spec, body)
+        } else {
+            defaults::Decoded::default()
+        })
+    }
+
     fn admits(&self, r: &Resolved) -> bool {
         self.config.admission
             || (r.spec.group == "apiextensions.k8s.io"

@@ -297,6 +297,14 @@ fn write_go_json(out: &mut String, v: &Value) {
     }
 }
 
+/// A string as Go's `encoding/json` writes it: HTML-significant characters and the line
+/// and paragraph separators escaped as `\u` sequences.
+pub(crate) fn go_json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_go_string(&mut out, s);
+    out
+}
+
 fn write_go_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::data;
 use super::names::{self, NameRule};
 use crate::resource::ResourceSpec;
+use crate::schema::field::go_json_string;
 pub(crate) use crate::schema::field::go_quote;
 use crate::status::StatusError;
 
@@ -478,29 +479,6 @@ fn resource_errors(spec: &ResourceSpec, obj: &Value, name: &str) -> Vec<FieldErr
         _ => {}
     }
     errs
-}
-
-/// A string as Go's `encoding/json` writes it: HTML-significant characters and the line
-/// and paragraph separators escaped as `\u` sequences.
-fn go_json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", u32::from(c)));
-            }
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
