@@ -410,10 +410,8 @@ fn always_restarts(template: &Value, path: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// `ValidateDeploymentSpec`.
-fn deployment(s: &Value, errs: &mut Vec<FieldError>) {
-    nonnegative(s, "replicas", "spec", errs);
-    required_selector(s, "deployment", errs);
+/// A Deployment's or ReplicaSet's selector, then its template against it.
+fn selector_and_template(s: &Value, errs: &mut Vec<FieldError>) {
     let selector = as_selector(s.get("selector"));
     if matches!(selector, Selector::Invalid) {
         errs.push(invalid(
@@ -424,6 +422,13 @@ fn deployment(s: &Value, errs: &mut Vec<FieldError>) {
     } else {
         replicated_template(&selector, s.get("template").unwrap_or(&Value::Null), errs);
     }
+}
+
+/// `ValidateDeploymentSpec`.
+fn deployment(s: &Value, errs: &mut Vec<FieldError>) {
+    nonnegative(s, "replicas", "spec", errs);
+    required_selector(s, "deployment", errs);
+    selector_and_template(s, errs);
     let strategy = s.get("strategy").unwrap_or(&Value::Null);
     if str_at(strategy, "type") == "Recreate"
         && strategy.get("rollingUpdate").is_some_and(|r| !r.is_null())
@@ -456,16 +461,7 @@ fn replica_set(s: &Value, errs: &mut Vec<FieldError>) {
     nonnegative(s, "replicas", "spec", errs);
     nonnegative(s, "minReadySeconds", "spec", errs);
     required_selector(s, "deployment", errs);
-    let selector = as_selector(s.get("selector"));
-    if matches!(selector, Selector::Invalid) {
-        errs.push(invalid(
-            "spec.selector",
-            &go_label_selector(s.get("selector")),
-            "invalid label selector",
-        ));
-    } else {
-        replicated_template(&selector, s.get("template").unwrap_or(&Value::Null), errs);
-    }
+    selector_and_template(s, errs);
 }
 
 /// `ValidateStatefulSetSpec`'s replicas, selector and template checks (its template's
