@@ -12,12 +12,16 @@ Reads `cargo metadata --format-version 1` on stdin.
 import json
 import sys
 
-PUBLISHED = {"informer-runtime", "informer-gen", "informers", "listers"}
+PUBLISHED = {
+    "kube-informers", "informer-client", "informer-runtime", "informer-controller", "informer-etcd",
+    "informer-selectors", "informer-merge", "informer-gen", "informers", "listers",
+}
 
 # Optional features whose whole point is a dependency with a newer MSRV: its users build that
 # dependency anyway, so it sets their Rust, not ours. (published crate, dependency) -> why.
 EXEMPT = {
-    ("informer-runtime", "kube"): "the `kube` feature sends through the user's kube 5 client, which needs Rust 1.89",
+    ("informer-client", "kube"): "the `kube` feature sends through the user's kube 5 client, which needs Rust 1.89",
+    ("informer-runtime", "kube"): "the `kube` feature makes informers of kube-rs types, which needs kube 5 and Rust 1.89",
 }
 
 

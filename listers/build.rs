@@ -6,6 +6,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let result = informer_gen::Config::new()
         .listers_only()
+        // Inside the facade: the facade re-exports this crate, so it cannot name the facade.
+        .runtime_path("::informer_runtime")
         .groups_from_cargo_features()
         .k8s_openapi_path("::k8s_openapi")
         .file_name("listers.rs")

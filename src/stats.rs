@@ -133,7 +133,7 @@ impl Counters {
 }
 
 /// A Prometheus label value, escaped as the text exposition format requires.
-pub(crate) fn escape_label(value: &str) -> String {
+pub fn escape_label(value: &str) -> String {
     value
         .replace('\\', "\\\\")
         .replace('"', "\\\"")

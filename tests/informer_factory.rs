@@ -3,7 +3,7 @@
 //! informer that cannot sync, the factory transform composes with a per-informer one, and
 //! `shutdown()` stops everything.
 
-mod support;
+use scripted_server as support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

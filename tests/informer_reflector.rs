@@ -4,7 +4,7 @@
 //! relist from the last resourceVersion after a 410 (then from "" when that is gone too),
 //! `FinalStateUnknown` for objects deleted meanwhile, and terminal list errors.
 
-mod support;
+use scripted_server as support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

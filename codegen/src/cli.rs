@@ -123,13 +123,13 @@ struct GenerateArgs {
     #[arg(long, value_name = "PATH")]
     listers_path: Option<String>,
     /// Path of the runtime crate
-    #[arg(long, value_name = "PATH", default_value = "::informer_runtime")]
+    #[arg(long, value_name = "PATH", default_value = "::kube_informers")]
     runtime_path: String,
     /// Path of k8s-openapi
     #[arg(
         long,
         value_name = "PATH",
-        default_value = "::informer_runtime::k8s_openapi"
+        default_value = "::kube_informers::k8s_openapi"
     )]
     k8s_openapi_path: String,
     /// Write one file NAME instead of a tree

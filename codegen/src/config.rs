@@ -2,7 +2,7 @@
 //! into `OUT_DIR` and tells cargo when to run again.
 //!
 //! ```no_run
-//! // build.rs of a crate depending on k8s-openapi (no version feature) and informer-runtime
+//! // build.rs of a crate depending on kube-informers (and informer-gen as build dependency)
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     informer_gen::Config::new()
 //!         .allow_groups(["", "apps"])
@@ -125,8 +125,8 @@ impl Config {
             groups_from_features: false,
             target: Target::Informers { listers_path: None },
             file_name: "informers.rs".to_owned(),
-            runtime_path: "::informer_runtime".to_owned(),
-            k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
+            runtime_path: "::kube_informers".to_owned(),
+            k8s_openapi_path: "::kube_informers::k8s_openapi".to_owned(),
             emit_cargo_directives: true,
             crds: Vec::new(),
             crd_texts: Vec::new(),
@@ -230,13 +230,13 @@ impl Config {
         self
     }
 
-    /// Path of the runtime crate in generated code (default `::informer_runtime`).
+    /// Path of the runtime crate in generated code (default `::kube_informers`, the facade crate).
     pub fn runtime_path(&mut self, path: impl Into<String>) -> &mut Self {
         self.runtime_path = path.into();
         self
     }
 
-    /// Path of k8s-openapi in generated code (default `::informer_runtime::k8s_openapi`).
+    /// Path of k8s-openapi in generated code (default `::kube_informers::k8s_openapi`).
     pub fn k8s_openapi_path(&mut self, path: impl Into<String>) -> &mut Self {
         self.k8s_openapi_path = path.into();
         self
@@ -262,8 +262,8 @@ impl Config {
     /// JSON manifest (multi-document is fine) or a directory of them; repeatable. The output
     /// holds typed resources (`cert_manager_io::v1::Certificate`) next to their informers,
     /// listers and a `SharedInformerFactory`; include it at the crate root (or in the module
-    /// named by [`Config::factory_module`]), in a crate that depends on informer-runtime and
-    /// k8s-openapi: generated code reaches serde and serde_json through the runtime (at
+    /// named by [`Config::factory_module`]), in a crate that depends on kube-informers: generated code
+    /// reaches the runtime, k8s-openapi, serde and serde_json through it (at
     /// [`Config::runtime_path`]).
     pub fn crd(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.crds.push(path.into());

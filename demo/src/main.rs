@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use informer_runtime::client::Config;
-use informer_runtime::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
-use informers::SharedInformerFactory;
-use k8s_openapi::api::core::v1::Pod;
+use kube_informers::client::Config;
+use kube_informers::informers::SharedInformerFactory;
+use kube_informers::k8s_openapi::api::core::v1::Pod;
+use kube_informers::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
 use test_apiserver::{fixtures, RunningServer, TestApiServer};
 
 const SAMPLE_PODS: usize = 300;
@@ -155,7 +155,7 @@ async fn connect(
 /// Writes to the embedded server and waits for the informer to see each change.
 async fn live_events(
     server: &RunningServer,
-    pods: &informers::core::v1::PodInformer,
+    pods: &kube_informers::informers::core::v1::PodInformer,
 ) -> Result<(), Box<dyn std::error::Error>> {
     println!("writing to the embedded server; the informer reports:");
     let ns = "ns-0";

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use informer_runtime::client::fuzz::kubeconfig;
+use informer_client::fuzz::kubeconfig;
 use informer_runtime::client::KubeConfigOptions;
 
 /// The files a kubeconfig's path fields may name, with their contents.

@@ -10,7 +10,7 @@
 //! without them or fails for being too large, whatever the cuts, and only a body over its
 //! limit fails for that.
 
-use informer_runtime::client::fuzz::{list_body, Limits};
+use informer_client::fuzz::{list_body, Limits};
 use informer_runtime::error::ErrorKind;
 use informer_runtime::labels::CompactLabels;
 use informer_runtime::metadata::{PartialObjectMeta, Untyped};

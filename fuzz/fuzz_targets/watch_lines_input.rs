@@ -8,7 +8,7 @@
 //! events are those before the first line over it, then an error for that line, whatever the
 //! cuts (unless an earlier line fails to decode).
 
-use informer_runtime::client::fuzz::watch_body;
+use informer_client::fuzz::watch_body;
 use informer_runtime::error::ErrorKind;
 use informer_runtime::{DynamicObject, Error, WatchEvent};
 use k8s_openapi::api::core::v1::Pod;

@@ -3,13 +3,12 @@
 //! API discovery.
 
 mod list_watch;
-mod object;
 mod resource_informer;
 
 use std::time::Duration;
 
+pub use informer_client::dynamic::DynamicObject;
 pub use list_watch::{FixUp, PathListWatch};
-pub use object::DynamicObject;
 pub use resource_informer::ResourceInformer;
 
 use crate::client::Client;

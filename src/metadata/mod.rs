@@ -4,13 +4,13 @@
 //! Lists and watches ask for `PartialObjectMetadata` through content negotiation; a
 //! server that ignores it sends full objects, which are reduced to metadata while decoded.
 
-mod object;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use object::{PartialObjectMeta, PartialObjectMetadata, Untyped, PARTIAL_OBJECT_METADATA};
+pub use informer_client::metadata::{
+    PartialObjectMeta, PartialObjectMetadata, Untyped, PARTIAL_OBJECT_METADATA,
+};
 
 use crate::client::Client;
 use crate::discovery::{ApiResource, Discovery};

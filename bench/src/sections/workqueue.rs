@@ -19,9 +19,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use informer_controller::workqueue::{Config, WorkQueue};
+use informer_controller::{enqueue, Action, Controller, ObjectRef};
 use informer_runtime::client::Config as ClientConfig;
-use informer_runtime::controller::{enqueue, Action, Controller, ObjectRef};
-use informer_runtime::workqueue::{Config, WorkQueue};
 use informer_runtime::{Client, InformerFactory, ResourceEventHandlerFuncs};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;

@@ -65,10 +65,10 @@ pub struct EmitOptions {
     pub target: Target,
     /// Output layout.
     pub layout: Layout,
-    /// Path of the runtime crate, e.g. `::informer_runtime`.
+    /// Path of the runtime crate, e.g. `::kube_informers`.
     pub runtime_path: String,
     /// Path that replaces a leading `k8s_openapi` in resource type paths,
-    /// e.g. `::informer_runtime::k8s_openapi` or `::k8s_openapi`.
+    /// e.g. `::kube_informers::k8s_openapi` or `::k8s_openapi`.
     pub k8s_openapi_path: String,
     /// Said in the root module's docs: where the resources came from
     /// (e.g. `Kubernetes 1.37 (k8s-openapi 0.29.0)`). Keep it free of machine-specific paths.
@@ -76,15 +76,15 @@ pub struct EmitOptions {
 }
 
 impl EmitOptions {
-    /// Informers with inline listers, one file, runtime at `::informer_runtime`.
+    /// Informers with inline listers, one file, runtime at `::kube_informers`.
     pub fn informers_single_file(file_name: &str, source_description: &str) -> Self {
         Self {
             target: Target::Informers { listers_path: None },
             layout: Layout::SingleFile {
                 file_name: file_name.to_owned(),
             },
-            runtime_path: "::informer_runtime".to_owned(),
-            k8s_openapi_path: "::informer_runtime::k8s_openapi".to_owned(),
+            runtime_path: "::kube_informers".to_owned(),
+            k8s_openapi_path: "::kube_informers::k8s_openapi".to_owned(),
             source_description: source_description.to_owned(),
         }
     }

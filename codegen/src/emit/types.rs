@@ -16,8 +16,8 @@ use super::Module;
 
 /// Tokens for every module of `model`: `pub mod <group> { pub mod <version> { ... } }`.
 /// `k8s_openapi` is the path generated code uses for the k8s-openapi crate (`::k8s_openapi`,
-/// or a re-export such as `::informer_runtime::k8s_openapi`); `runtime` the path of the
-/// runtime crate (`::informer_runtime`), whose re-exports of serde and serde_json the types
+/// or a re-export such as `::kube_informers::k8s_openapi`); `runtime` the path of the
+/// runtime crate (`::kube_informers`), whose re-exports of serde and serde_json the types
 /// use, so that the crate they are compiled in needs neither as a dependency.
 pub fn crd_types_tokens(
     model: &CrdModel,
@@ -29,10 +29,14 @@ pub fn crd_types_tokens(
     quote!(#(#groups)*)
 }
 
-/// [`crd_types_tokens`] with k8s-openapi at `::k8s_openapi` and the runtime at
-/// `::informer_runtime`, formatted as a Rust source file.
+/// [`crd_types_tokens`] with k8s-openapi and the runtime reached through the facade,
+/// `::kube_informers`, formatted as a Rust source file.
 pub fn render_crd_types(model: &CrdModel) -> Result<String, syn::Error> {
-    let tokens = crd_types_tokens(model, &quote!(::k8s_openapi), &quote!(::informer_runtime));
+    let tokens = crd_types_tokens(
+        model,
+        &quote!(::kube_informers::k8s_openapi),
+        &quote!(::kube_informers),
+    );
     let file: syn::File = syn::parse2(tokens)?;
     Ok(prettyplease::unparse(&file))
 }

@@ -33,4 +33,4 @@ pub struct WidgetStatus {
 }
 
 // The one line per type: `Widget` can now be cached by shared informers and read through listers.
-informer_runtime::kube_resource!(Widget);
+kube_informers::kube_resource!(Widget);

@@ -12,13 +12,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use informer_runtime::kube::KubeInformers;
-use informer_runtime::{
-    Client, Deleted, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
-};
-use informers::SharedInformerFactory;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::CustomResourceExt;
+use kube_informers::informers::SharedInformerFactory;
+use kube_informers::kube::KubeInformers;
+use kube_informers::{
+    Client, Deleted, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
+};
 use kube_interop::{Widget, WidgetSpec};
 use test_apiserver::{fixtures, RunningServer, TestApiServer};
 

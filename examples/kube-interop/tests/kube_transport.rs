@@ -7,16 +7,16 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use informer_runtime::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
-use informer_runtime::kube::{factory_informer, informer_name, KubeInformers};
-use informer_runtime::Meta as _;
-use informer_runtime::{
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube_informers::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube_informers::informers::SharedInformerFactory;
+use kube_informers::k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube_informers::kube::{factory_informer, informer_name, KubeInformers};
+use kube_informers::Meta as _;
+use kube_informers::{
     Client, Deleted, Error, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
     SharedIndexInformer, SyncErrorKind,
 };
-use informers::SharedInformerFactory;
-use k8s_openapi::api::core::v1::{ConfigMap, Pod};
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube_interop::Widget;
 use serde_json::json;
 use test_apiserver::{fixtures, FaultTarget, RunningServer, TestApiServer};
@@ -66,7 +66,7 @@ impl Seen {
 
 fn record<K>(informer: &SharedIndexInformer<K>, seen: &Seen)
 where
-    K: informer_runtime::Object,
+    K: kube_informers::Object,
 {
     let (a, u, d) = (seen.clone(), seen.clone(), seen.clone());
     informer.add_event_handler(
@@ -86,8 +86,8 @@ where
     );
 }
 
-fn key<K: informer_runtime::Object>(o: &K) -> String {
-    informer_runtime::object::object_key(o)
+fn key<K: kube_informers::Object>(o: &K) -> String {
+    kube_informers::object::object_key(o)
 }
 
 /// `namespace/name` → resourceVersion of what the server holds.
@@ -110,7 +110,7 @@ fn server_state(server: &RunningServer, resource: &str) -> BTreeMap<String, Stri
         .collect()
 }
 
-fn cache_state<K: informer_runtime::Object>(
+fn cache_state<K: kube_informers::Object>(
     informer: &SharedIndexInformer<K>,
 ) -> BTreeMap<String, String> {
     Lister::new(informer.indexer())
@@ -342,7 +342,7 @@ async fn writes_through_api_over_kube() {
         .unwrap();
     let cms = Api::<ConfigMap>::namespaced(client(&server).await, "shop");
     let cm = ConfigMap {
-        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+        metadata: kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
             name: Some("settings".into()),
             ..Default::default()
         },
@@ -481,7 +481,7 @@ async fn transport_and_credential_failures_are_our_errors() {
         .unwrap_err();
     assert_eq!(
         e.config_kind(),
-        Some(informer_runtime::error::ConfigErrorKind::Credentials),
+        Some(kube_informers::error::ConfigErrorKind::Credentials),
         "{e}"
     );
     let factory = SharedInformerFactory::new(client);

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use informer_runtime::controller::{
+use kube_informers::controller::{
     enqueue, enqueue_owner, filtered, generation_changed, Controller, ObjectRef,
 };
-use informer_runtime::workqueue::{default_rate_limiter, Config as QueueConfig};
-use informer_runtime::{Client, InformerFactory, WorkQueue};
-use k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::workqueue::{default_rate_limiter, Config as QueueConfig};
+use kube_informers::{Client, InformerFactory, WorkQueue};
 use tokio_util::sync::CancellationToken;
 
 use crate::generated::samplecontroller::v1alpha1::FooInformer;
@@ -24,10 +24,10 @@ pub const FIELD_MANAGER: &str = "sample-controller";
 /// Its informers list and watch every namespace; they start when `run` is called (under
 /// leader election: once this replica leads), so a standby replica holds no cache.
 pub struct SampleController {
-    kube_factory: informers::SharedInformerFactory,
+    kube_factory: kube_informers::informers::SharedInformerFactory,
     foo_factory: generated::SharedInformerFactory,
     foos: FooInformer,
-    deployments: informers::apps::v1::DeploymentInformer,
+    deployments: kube_informers::informers::apps::v1::DeploymentInformer,
     queue: WorkQueue<ObjectRef>,
     context: Arc<Context>,
     workers: usize,
@@ -50,7 +50,7 @@ impl SampleController {
     pub fn with_queue(client: Client, queue: WorkQueue<ObjectRef>) -> Self {
         // Two factories, as upstream has: the built-in one for Deployments, the one
         // generated from the CRD for Foos. No resync: every change already queues a key.
-        let kube_factory = informers::SharedInformerFactory::new(client.clone());
+        let kube_factory = kube_informers::informers::SharedInformerFactory::new(client.clone());
         let foo_factory = generated::SharedInformerFactory::new(client.clone());
         let foos = foo_factory.samplecontroller().v1alpha1().foos();
         let deployments = kube_factory.apps().v1().deployments();
@@ -68,7 +68,7 @@ impl SampleController {
         let context = Arc::new(Context {
             foos: foos.lister(),
             deployments: deployments.lister(),
-            kube: informers::Clientset::new(client.clone()),
+            kube: kube_informers::informers::Clientset::new(client.clone()),
             samples: generated::Clientset::new(client),
         });
         Self {

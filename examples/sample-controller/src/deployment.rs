@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
-use k8s_openapi::api::core::v1::{Container, PodSpec, PodTemplateSpec};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, OwnerReference};
-use k8s_openapi::Resource as _;
+use kube_informers::k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
+use kube_informers::k8s_openapi::api::core::v1::{Container, PodSpec, PodTemplateSpec};
+use kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::{
+    LabelSelector, ObjectMeta, OwnerReference,
+};
+use kube_informers::k8s_openapi::Resource as _;
 
 use crate::Foo;
 
@@ -16,7 +18,7 @@ const IMAGE: &str = "nginx:latest";
 /// The Deployment `foo` asks for: named `spec.deploymentName` in the Foo's namespace,
 /// `spec.replicas` nginx Pods labelled `app=nginx, controller=<foo name>`, and an owner
 /// reference making the Foo its controller, so that the Deployment's events reach the
-/// Foo's key ([`enqueue_owner`](informer_runtime::controller::enqueue_owner)) and the
+/// Foo's key ([`enqueue_owner`](kube_informers::controller::enqueue_owner)) and the
 /// garbage collector deletes it with the Foo.
 pub fn new_deployment(foo: &Foo) -> Deployment {
     let foo_name = foo.metadata.name.clone().unwrap_or_default();

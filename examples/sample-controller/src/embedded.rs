@@ -9,10 +9,10 @@
 
 use std::time::Duration;
 
-use informer_runtime::client::Config;
-use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
-use informer_runtime::Client;
-use k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::client::Config;
+use kube_informers::k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
+use kube_informers::Client;
 use sample_controller::{identity, is_controlled_by, run_leader_elected, Foo, SampleController};
 use serde_json::json;
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};

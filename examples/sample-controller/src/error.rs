@@ -1,8 +1,8 @@
 //! What can stop the controller as a whole. A failing reconcile of one Foo is not here: it
 //! is a [`ReconcileError`](crate::ReconcileError), logged and retried with backoff.
 
-use informer_runtime::controller::ControllerError;
-use informer_runtime::leader_election::LeaderElectionError;
+use kube_informers::controller::ControllerError;
+use kube_informers::leader_election::LeaderElectionError;
 
 /// Why [`SampleController::run`](crate::SampleController::run),
 /// [`run_leader_elected`](crate::run_leader_elected) or
@@ -17,11 +17,11 @@ pub enum Error {
     CrdMissing {
         /// The server's 404.
         #[source]
-        source: informer_runtime::Error,
+        source: kube_informers::Error,
     },
     /// A request outside reconciling failed (e.g. the check for the CRD).
     #[error(transparent)]
-    Api(informer_runtime::Error),
+    Api(kube_informers::Error),
     /// An informer the workers read could not sync, so no worker started.
     #[error(transparent)]
     Controller(#[from] ControllerError),

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use informer_runtime::leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
+use kube_informers::leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
 use rand::Rng;
 use tokio_util::sync::CancellationToken;
 

@@ -15,8 +15,8 @@
 //!   the Lease reconciles.
 //!
 //! ```no_run
-//! use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
-//! use informer_runtime::Client;
+//! use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
+//! use kube_informers::Client;
 //! use sample_controller::{identity, run_leader_elected, SampleController};
 //! use tokio_util::sync::CancellationToken;
 //!
@@ -52,7 +52,7 @@ pub use generated::samplecontroller_k8s_io::v1alpha1::{Foo, FooSpec, FooStatus};
 pub use leader::{identity, run_leader_elected};
 pub use reconcile::ReconcileError;
 
-use informer_runtime::{Client, ListOptions};
+use kube_informers::{Client, ListOptions};
 
 /// Fails with [`Error::CrdMissing`] if the cluster does not serve Foos (the CRD was not
 /// applied), so the user hears what to do instead of a controller that never syncs.

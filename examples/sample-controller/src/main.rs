@@ -7,9 +7,9 @@ mod embedded;
 
 use std::process::ExitCode;
 
-use informer_runtime::client::Config;
-use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
-use informer_runtime::Client;
+use kube_informers::client::Config;
+use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
+use kube_informers::Client;
 use sample_controller::{check_foos_served, identity, run_leader_elected, SampleController};
 use tokio_util::sync::CancellationToken;
 

@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
-use informer_runtime::api::{Patch, PatchParams, PostParams};
-use informer_runtime::controller::{Action, ObjectRef};
-use k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::api::{Patch, PatchParams, PostParams};
+use kube_informers::controller::{Action, ObjectRef};
+use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 
 use crate::deployment::{is_controlled_by, new_deployment};
 use crate::generated::samplecontroller::v1alpha1::FooLister;
@@ -21,8 +21,8 @@ use crate::{generated, Foo, FooStatus, FIELD_MANAGER};
 /// What a reconcile reads and writes through.
 pub(crate) struct Context {
     pub(crate) foos: FooLister,
-    pub(crate) deployments: listers::apps::v1::DeploymentLister,
-    pub(crate) kube: informers::Clientset,
+    pub(crate) deployments: kube_informers::listers::apps::v1::DeploymentLister,
+    pub(crate) kube: kube_informers::informers::Clientset,
     pub(crate) samples: generated::Clientset,
 }
 
@@ -52,7 +52,7 @@ pub enum ReconcileError {
         name: String,
         /// The server's answer.
         #[source]
-        source: informer_runtime::Error,
+        source: kube_informers::Error,
     },
     /// Writing the Foo's status failed.
     #[error("updating the status of Foo {foo}: {source}")]
@@ -61,7 +61,7 @@ pub enum ReconcileError {
         foo: ObjectRef,
         /// The server's answer.
         #[source]
-        source: informer_runtime::Error,
+        source: kube_informers::Error,
     },
 }
 

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use informer_runtime::workqueue::{default_rate_limiter, MaxOfRateLimiter, RateLimiter};
-use informer_runtime::{ObjectRef, WorkQueue};
+use kube_informers::workqueue::{default_rate_limiter, MaxOfRateLimiter, RateLimiter};
+use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{Foo, SampleController};
 use serde_json::json;
 use support::{

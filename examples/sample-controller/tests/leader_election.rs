@@ -5,8 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use informer_runtime::leader_election::{LeaderElectionConfig, LeaseLock};
-use informer_runtime::{ObjectRef, WorkQueue};
+use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
+use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{run_leader_elected, Error, SampleController};
 use support::{client, create_foo, deployment, eventually, server, Running, LEASES};
 use test_apiserver::RunningServer;

@@ -2,10 +2,10 @@
 //! the README's copy differs from the code between the markers.
 
 // README-TESTING-BEGIN
-use informer_runtime::api::PostParams;
-use informer_runtime::client::Config;
-use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use informer_runtime::Client;
+use kube_informers::api::PostParams;
+use kube_informers::client::Config;
+use kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube_informers::Client;
 use sample_controller::generated::Clientset;
 use sample_controller::{Foo, FooSpec};
 use test_apiserver::TestApiServer;

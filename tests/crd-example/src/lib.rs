@@ -9,9 +9,9 @@
 //! ```no_run
 //! use crd_example::crds::cert_manager_io::v1::Certificate;
 //! use crd_example::crds::Clientset;
-//! use informer_runtime::api::PostParams;
+//! use kube_informers::api::PostParams;
 //!
-//! # async fn demo(clientset: Clientset, cert: Certificate) -> Result<(), informer_runtime::Error> {
+//! # async fn demo(clientset: Clientset, cert: Certificate) -> Result<(), kube_informers::Error> {
 //! let certificates = clientset.certs().v1().certificates("shop");
 //! let created = certificates.create(&cert, &PostParams::default()).await?;
 //! certificates.update_status(&created, &PostParams::default()).await?;
@@ -24,9 +24,9 @@
 //! ```compile_fail,E0599
 //! use crd_example::crds::gateway_networking_k8s_io::v1::ReferenceGrant;
 //! use crd_example::crds::Clientset;
-//! use informer_runtime::api::PostParams;
+//! use kube_informers::api::PostParams;
 //!
-//! # async fn demo(clientset: Clientset, grant: ReferenceGrant) -> Result<(), informer_runtime::Error> {
+//! # async fn demo(clientset: Clientset, grant: ReferenceGrant) -> Result<(), kube_informers::Error> {
 //! let grants = clientset.gateway_networking().v1().reference_grants("shop");
 //! let created = grants.create(&grant, &PostParams::default()).await?;
 //! grants.update_status(&created, &PostParams::default()).await?;

@@ -9,12 +9,12 @@ use crd_example::crds::argoproj_io::v1alpha1::Rollout;
 use crd_example::crds::cert_manager_io::v1::{Certificate, ClusterIssuer};
 use crd_example::crds::gateway_networking_k8s_io::v1::ReferenceGrant;
 use crd_example::crds::Clientset;
-use informer_runtime::api::{
+use kube_informers::api::{
     Api, DeleteParams, NoSubresources, Patch, PatchParams, PostParams, StatusAndScale,
     StatusSubresource,
 };
-use informer_runtime::client::Config;
-use informer_runtime::{Client, ListOptions};
+use kube_informers::client::Config;
+use kube_informers::{Client, ListOptions};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crd_example::crds::{MetadataGroups, SharedInformerFactory};
-use informer_runtime::client::Config;
-use informer_runtime::{
+use kube_informers::client::Config;
+use kube_informers::{
     Client, InformerFactory, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
 };
 use serde_json::{json, Value};

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use crd_example::crds::cert_manager_io::v1::Certificate;
 use crd_example::crds::SharedInformerFactory;
-use informer_runtime::client::Config;
-use informer_runtime::projection::ViewMeta;
-use informer_runtime::{Client, InformerFactory, Selector};
+use kube_informers::client::Config;
+use kube_informers::projection::ViewMeta;
+use kube_informers::{Client, InformerFactory, Selector};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use test_apiserver::{ResourceSpec, TestApiServer};
@@ -33,7 +33,7 @@ struct CertificateViewSpec {
     dns_names: Vec<String>,
 }
 
-informer_runtime::projection!(CertificateView => Certificate, metadata: ViewMeta);
+kube_informers::projection!(CertificateView => Certificate, metadata: ViewMeta);
 
 fn certificate(name: &str, secret: &str) -> Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use k8s_openapi::Resource;
+use kube_informers::k8s_openapi::Resource;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -153,15 +153,15 @@ fn unknown_enum_values_decode_and_round_trip() {
 #[test]
 fn resource_traits_match_the_crd() {
     use crd_example::crds::cert_manager_io::v1::{Certificate, ClusterIssuer};
-    use k8s_openapi::{ListableResource, Metadata};
+    use kube_informers::k8s_openapi::{ListableResource, Metadata};
     assert_eq!(Certificate::API_VERSION, "cert-manager.io/v1");
     assert_eq!(Certificate::GROUP, "cert-manager.io");
     assert_eq!(Certificate::VERSION, "v1");
     assert_eq!(Certificate::URL_PATH_SEGMENT, "certificates");
     assert_eq!(Certificate::LIST_KIND, "CertificateList");
     assert_eq!(ClusterIssuer::KIND, "ClusterIssuer");
-    fn cluster_scoped<T: Resource<Scope = k8s_openapi::ClusterResourceScope>>() {}
-    fn namespaced<T: Resource<Scope = k8s_openapi::NamespaceResourceScope>>() {}
+    fn cluster_scoped<T: Resource<Scope = kube_informers::k8s_openapi::ClusterResourceScope>>() {}
+    fn namespaced<T: Resource<Scope = kube_informers::k8s_openapi::NamespaceResourceScope>>() {}
     cluster_scoped::<ClusterIssuer>();
     namespaced::<Certificate>();
     let mut cert: Certificate = serde_json::from_value(serde_json::json!({

@@ -7,9 +7,9 @@
 use std::future::Future;
 use std::time::Duration;
 
-use informer_runtime::client::Config;
-use informer_runtime::Client;
-use k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::client::Config;
+use kube_informers::k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::Client;
 use sample_controller::Foo;
 use serde_json::json;
 use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};

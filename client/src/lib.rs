@@ -1,0 +1,50 @@
+//! The Kubernetes API client informers list and watch with, and everything of the wire:
+//! configuration from a kubeconfig or the in-cluster service account, the HTTP transport,
+//! typed requests through [`Api`], discovery, list options, watch events and the errors a
+//! server answers with. It knows nothing of informers: the `informer-runtime` crate builds
+//! its caches on top of it, and the `kube-informers` facade re-exports both.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), informer_client::Error> {
+//! use informer_client::{Api, Client, ListOptions};
+//! use k8s_openapi::api::core::v1::ConfigMap;
+//!
+//! let client = Client::try_default().await?; // kubeconfig, else in-cluster
+//! let config_maps: Api<ConfigMap> = Api::namespaced(client, "shop");
+//! let list = config_maps.list(&ListOptions::default()).await?;
+//! println!("{} config maps at resourceVersion {}", list.items.len(), list.resource_version);
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod api;
+pub mod client;
+pub mod discovery;
+pub mod dynamic;
+pub mod error;
+pub mod json;
+pub mod list_options;
+pub mod metadata;
+pub mod object;
+pub mod watch_event;
+
+pub use informer_selectors::{labels, selector};
+
+pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub use client::fuzz;
+pub use client::{Client, Config};
+pub use discovery::{ApiResource, Discovery};
+pub use dynamic::DynamicObject;
+pub use error::{ApiError, Error};
+pub use list_options::{ListOptions, TweakListOptions};
+pub use metadata::PartialObjectMeta;
+pub use object::{GroupVersionResource, Meta, Object};
+pub use selector::Selector;
+pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
+
+/// Re-exported so that users and the crates above name one k8s-openapi.
+pub use k8s_openapi;

@@ -1,0 +1,310 @@
+//! `Api<K>` end to end against the kube-apiserver-compatible test server, over loopback
+//! HTTP: every verb the server implements, and the error predicates on its answers.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use informer_client::api::{
+    Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams, StatusSubresource,
+};
+use informer_client::client::{Client, Config};
+use informer_client::{ListOptions, WatchEvent};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, PodStatus};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde_json::json;
+use test_apiserver::{fixtures, RunningServer, TestApiServer};
+
+async fn server() -> (RunningServer, Client) {
+    let server = TestApiServer::builder()
+        .namespaces(["shop", "a", "b", "team"])
+        .start()
+        .await
+        .unwrap();
+    let client = Client::new(Config::new(server.url())).unwrap();
+    (server, client)
+}
+
+fn config_map(name: &str, value: &str) -> ConfigMap {
+    ConfigMap {
+        metadata: ObjectMeta {
+            name: Some(name.to_owned()),
+            labels: Some([("app".to_owned(), "shop".to_owned())].into()),
+            ..Default::default()
+        },
+        data: Some([("k".to_owned(), value.to_owned())].into()),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn create_get_update_and_conflict() {
+    let (server, client) = server().await;
+    let cms = Api::<ConfigMap>::namespaced(client, "shop");
+
+    // Spawned: the futures are `Send`, so controllers can run writes on any task.
+    let api = cms.clone();
+    let created = tokio::spawn(async move {
+        api.create(&config_map("settings", "1"), &PostParams::default())
+            .await
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(created.metadata.namespace.as_deref(), Some("shop"));
+    let rv1 = created.metadata.resource_version.clone().unwrap();
+    assert!(created.metadata.uid.is_some());
+
+    let again = cms
+        .create(&config_map("settings", "1"), &PostParams::default())
+        .await
+        .unwrap_err();
+    assert!(again.is_already_exists(), "{again}");
+    assert!(!again.is_conflict());
+    let api = again.api().unwrap();
+    assert_eq!(api.code, 409);
+    let details = api.details.as_ref().unwrap();
+    assert_eq!(details.name.as_deref(), Some("settings"));
+    assert!(
+        again
+            .to_string()
+            .contains("create configmaps in shop at http://"),
+        "{again}"
+    );
+
+    let mut fetched = cms.get("settings").await.unwrap();
+    assert_eq!(fetched, created);
+    fetched
+        .data
+        .get_or_insert_with(Default::default)
+        .insert("k".into(), "2".into());
+    let updated = cms.update(&fetched, &PostParams::default()).await.unwrap();
+    assert_eq!(updated.data.as_ref().unwrap()["k"], "2");
+    assert_ne!(
+        updated.metadata.resource_version.as_deref(),
+        Some(rv1.as_str())
+    );
+
+    // `fetched` still carries rv1: the server refuses the stale write.
+    let stale = cms
+        .update(&fetched, &PostParams::default())
+        .await
+        .unwrap_err();
+    assert!(stale.is_conflict(), "{stale}");
+    assert!(!stale.is_already_exists());
+    assert!(
+        stale
+            .to_string()
+            .contains("update configmaps shop/settings at http://"),
+        "{stale}"
+    );
+    assert_eq!(
+        server.get("configmaps", Some("shop"), "settings").unwrap()["data"]["k"],
+        "2"
+    );
+}
+
+#[tokio::test]
+async fn not_found_invalid_and_local_argument_errors() {
+    let (_server, client) = server().await;
+    let cms = Api::<ConfigMap>::namespaced(client.clone(), "shop");
+
+    let missing = cms.get("nope").await.unwrap_err();
+    assert!(missing.is_not_found(), "{missing}");
+    assert_eq!(missing.status_code(), Some(404));
+    assert!(cms.get_opt("nope").await.unwrap().is_none());
+    let deleted = cms
+        .delete("nope", &DeleteParams::default())
+        .await
+        .unwrap_err();
+    assert!(deleted.is_not_found(), "{deleted}");
+
+    let invalid = cms
+        .create(&config_map("Not_Valid", "1"), &PostParams::default())
+        .await
+        .unwrap_err();
+    assert!(invalid.is_invalid(), "{invalid}");
+    let causes: Vec<_> = invalid.api().unwrap().causes().collect();
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    assert_eq!(causes[0].field, "metadata.name");
+
+    // Refused before anything is sent.
+    for bad in ["", "a/b", "..", "x?y"] {
+        let e = cms.get(bad).await.unwrap_err();
+        assert_eq!(
+            e.kind(),
+            Some(informer_client::error::ErrorKind::InvalidArgument),
+            "{bad:?}: {e}"
+        );
+    }
+    let everywhere = Api::<ConfigMap>::all(client);
+    let e = everywhere.get("settings").await.unwrap_err();
+    assert!(e.to_string().contains("Api::namespaced"), "{e}");
+}
+
+#[tokio::test]
+async fn merge_patch_and_delete() {
+    let (server, client) = server().await;
+    let cms = Api::<ConfigMap>::namespaced(client, "shop");
+    cms.create(&config_map("settings", "1"), &PostParams::default())
+        .await
+        .unwrap();
+
+    let patch = Patch::Merge(
+        json!({"metadata": {"labels": {"tier": "web"}}, "data": {"k": null, "n": "3"}}),
+    );
+    let patched = cms
+        .patch("settings", &patch, &PatchParams::default())
+        .await
+        .unwrap();
+    let labels = patched.metadata.labels.unwrap();
+    assert_eq!(labels["tier"], "web");
+    assert_eq!(labels["app"], "shop");
+    let data = patched.data.unwrap();
+    assert!(!data.contains_key("k"));
+    assert_eq!(data["n"], "3");
+
+    match cms
+        .delete("settings", &DeleteParams::default())
+        .await
+        .unwrap()
+    {
+        DeleteResponse::Object(cm) => assert_eq!(cm.metadata.name.as_deref(), Some("settings")),
+        DeleteResponse::Deleted(status) => {
+            assert_eq!(status.status.as_deref(), Some("Success"))
+        }
+    }
+    assert!(cms.get("settings").await.unwrap_err().is_not_found());
+    assert!(server.get("configmaps", Some("shop"), "settings").is_err());
+}
+
+#[tokio::test]
+async fn list_and_watch_through_the_api() {
+    let (server, client) = server().await;
+    for ns in ["a", "b"] {
+        server
+            .create("configmaps", Some(ns), fixtures::config_map(ns, "c", 0))
+            .unwrap();
+    }
+    let in_a = Api::<ConfigMap>::namespaced(client.clone(), "a");
+    let everywhere = Api::<ConfigMap>::all(client.clone());
+    assert_eq!(
+        in_a.list(&ListOptions::default())
+            .await
+            .unwrap()
+            .items
+            .len(),
+        1
+    );
+    let all = everywhere.list(&ListOptions::default()).await.unwrap();
+    assert_eq!(all.items.len(), 2);
+
+    let from = ListOptions {
+        resource_version: all.metadata.resource_version.clone(),
+        ..Default::default()
+    };
+    let mut events = in_a.watch(&from).await.unwrap();
+    in_a.create(&config_map("new", "1"), &PostParams::default())
+        .await
+        .unwrap();
+    // A create in another namespace is not seen by the namespaced watch.
+    Api::<ConfigMap>::namespaced(client.clone(), "b")
+        .create(&config_map("other", "1"), &PostParams::default())
+        .await
+        .unwrap();
+    in_a.delete("new", &DeleteParams::default()).await.unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 2 {
+        let event = tokio::time::timeout(Duration::from_secs(10), events.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        match event {
+            WatchEvent::Added(cm) => seen.push(("added", cm.metadata.name.unwrap())),
+            WatchEvent::Deleted(cm) => seen.push(("deleted", cm.metadata.name.unwrap())),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(
+        seen,
+        vec![("added", "new".to_owned()), ("deleted", "new".to_owned())]
+    );
+
+    // Cluster-scoped: no namespace in the path.
+    server
+        .create("namespaces", None, fixtures::namespace("frontend"))
+        .unwrap();
+    let namespaces = Api::<Namespace>::all(client);
+    assert_eq!(
+        namespaces
+            .get("frontend")
+            .await
+            .unwrap()
+            .metadata
+            .name
+            .as_deref(),
+        Some("frontend")
+    );
+}
+
+#[tokio::test]
+async fn status_subresource() {
+    let (server, client) = server().await;
+    server
+        .create("pods", Some("shop"), fixtures::pod("shop", "web-0", 0))
+        .unwrap();
+    let pods: Api<Pod, StatusSubresource> = Api::namespaced(client, "shop");
+
+    let mut pod = pods.get_status("web-0").await.unwrap();
+    assert_eq!(pod.metadata.name.as_deref(), Some("web-0"));
+    let status = pod.status.get_or_insert_with(PodStatus::default);
+    status.message = Some("draining".into());
+    let updated = pods
+        .update_status(&pod, &PostParams::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        updated.status.as_ref().unwrap().message.as_deref(),
+        Some("draining")
+    );
+    // A stale status write conflicts like any other.
+    let stale = pods
+        .update_status(&pod, &PostParams::default())
+        .await
+        .unwrap_err();
+    assert!(stale.is_conflict(), "{stale}");
+
+    let patched = pods
+        .patch_status(
+            "web-0",
+            &Patch::Merge(json!({"status": {"reason": "Evicted"}})),
+            &PatchParams::default(),
+        )
+        .await
+        .unwrap();
+    let status = patched.status.unwrap();
+    assert_eq!(status.reason.as_deref(), Some("Evicted"));
+    assert_eq!(status.message.as_deref(), Some("draining"));
+    assert_eq!(
+        server.get("pods", Some("shop"), "web-0").unwrap()["status"]["reason"],
+        "Evicted"
+    );
+}
+
+#[tokio::test]
+async fn create_in_all_namespaces_takes_the_objects_namespace() {
+    let (server, client) = server().await;
+    let everywhere = Api::<ConfigMap>::all(client);
+    let mut cm = config_map("x", "1");
+    let e = everywhere
+        .create(&cm, &PostParams::default())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("no metadata.namespace"), "{e}");
+    cm.metadata.namespace = Some("team".into());
+    everywhere
+        .create(&cm, &PostParams::default())
+        .await
+        .unwrap();
+    assert!(server.get("configmaps", Some("team"), "x").is_ok());
+}

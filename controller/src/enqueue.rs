@@ -1,0 +1,172 @@
+//! Event handlers that turn an informer's notifications into queued keys.
+
+use std::any::TypeId;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::workqueue::WorkQueue;
+use informer_runtime::handler::{Deleted, ResourceEventHandler};
+use informer_runtime::object::{Meta as _, Object};
+
+use super::ObjectRef;
+
+/// Queues the key of every added, updated and deleted object (client-go's usual
+/// `AddFunc`/`UpdateFunc`/`DeleteFunc` calling `MetaNamespaceKeyFunc`, and
+/// `DeletionHandlingMetaNamespaceKeyFunc` for deletes).
+pub struct Enqueue<K> {
+    queue: WorkQueue<ObjectRef>,
+    _kind: PhantomData<fn(&K)>,
+}
+
+/// A handler that queues each notified object's `namespace/name` on `queue`; for a delete
+/// the informer only inferred ([`Deleted::FinalStateUnknown`]), the key it carries.
+///
+/// ```no_run
+/// # fn demo(deployments: informer_runtime::SharedIndexInformer<k8s_openapi::api::apps::v1::Deployment>) {
+/// use informer_controller::{enqueue, ObjectRef};
+/// use informer_controller::WorkQueue;
+///
+/// let queue = WorkQueue::<ObjectRef>::new();
+/// deployments.add_event_handler(enqueue(queue.clone()));
+/// # }
+/// ```
+pub fn enqueue<K: Object>(queue: WorkQueue<ObjectRef>) -> Enqueue<K> {
+    Enqueue {
+        queue,
+        _kind: PhantomData,
+    }
+}
+
+impl<K: Object> ResourceEventHandler<K> for Enqueue<K> {
+    fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
+        self.queue.add(ObjectRef::from_obj(obj.as_ref()));
+    }
+
+    fn on_update(&self, _old: &Arc<K>, new: &Arc<K>) {
+        self.queue.add(ObjectRef::from_obj(new.as_ref()));
+    }
+
+    fn on_delete(&self, obj: &Deleted<K>) {
+        let key = match obj {
+            Deleted::Object(o) => ObjectRef::from_obj(o.as_ref()),
+            Deleted::FinalStateUnknown { key, last_known } => match key.parse() {
+                Ok(key) => key,
+                Err(e) => {
+                    tracing::warn!(error = %e, "tombstone key unreadable; queueing the last known object's key");
+                    ObjectRef::from_obj(last_known.as_ref())
+                }
+            },
+        };
+        self.queue.add(key);
+    }
+}
+
+/// Queues the controller owner of every notified object: the `ownerReferences` entry with
+/// `controller: true`, when its kind and API group are `Owner`'s (client-go
+/// sample-controller's `handleObject`, controller-runtime's `EnqueueRequestForOwner`).
+pub struct EnqueueOwner<Owner, K> {
+    queue: WorkQueue<ObjectRef>,
+    _kinds: PhantomData<fn(&Owner, &K)>,
+}
+
+/// A handler that queues the key of each notified object's controller owner of type
+/// `Owner`, in the object's namespace (none for a cluster-scoped `Owner`). An update
+/// queues the owners of the old and of the new object, so an owner that lost the object
+/// hears of it too. Objects without such an owner are ignored.
+///
+/// ```no_run
+/// # fn demo(replica_sets: informer_runtime::SharedIndexInformer<k8s_openapi::api::apps::v1::ReplicaSet>) {
+/// use informer_controller::{enqueue_owner, ObjectRef};
+/// use informer_controller::WorkQueue;
+/// use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+///
+/// // A Deployment controller hears of changes to the ReplicaSets its Deployments own.
+/// let queue = WorkQueue::<ObjectRef>::new();
+/// replica_sets.add_event_handler(enqueue_owner::<Deployment, ReplicaSet>(queue.clone()));
+/// # }
+/// ```
+pub fn enqueue_owner<Owner, K>(queue: WorkQueue<ObjectRef>) -> EnqueueOwner<Owner, K>
+where
+    Owner: k8s_openapi::Resource + 'static,
+    Owner::Scope: 'static,
+    K: Object,
+{
+    EnqueueOwner {
+        queue,
+        _kinds: PhantomData,
+    }
+}
+
+/// The group of an `apiVersion`: `apps` of `apps/v1`, `""` of `v1`.
+fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(group, _)| group)
+}
+
+impl<Owner, K> EnqueueOwner<Owner, K>
+where
+    Owner: k8s_openapi::Resource + 'static,
+    Owner::Scope: 'static,
+    K: Object,
+{
+    fn enqueue_owner_of(&self, obj: &K) {
+        let meta = obj.meta();
+        let Some(owner) = meta
+            .owner_references()
+            .iter()
+            .find(|r| r.controller == Some(true))
+        else {
+            return;
+        };
+        if owner.kind != Owner::KIND || group_of(&owner.api_version) != Owner::GROUP {
+            return;
+        }
+        let cluster_scoped =
+            TypeId::of::<Owner::Scope>() == TypeId::of::<k8s_openapi::ClusterResourceScope>();
+        let namespace = if cluster_scoped {
+            None
+        } else {
+            meta.namespace()
+                .filter(|ns| !ns.is_empty())
+                .map(str::to_owned)
+        };
+        self.queue.add(ObjectRef {
+            namespace,
+            name: owner.name.clone(),
+        });
+    }
+}
+
+impl<Owner, K> ResourceEventHandler<K> for EnqueueOwner<Owner, K>
+where
+    Owner: k8s_openapi::Resource + 'static,
+    Owner::Scope: 'static,
+    K: Object,
+{
+    fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
+        self.enqueue_owner_of(obj);
+    }
+
+    fn on_update(&self, old: &Arc<K>, new: &Arc<K>) {
+        self.enqueue_owner_of(old);
+        self.enqueue_owner_of(new);
+    }
+
+    fn on_delete(&self, obj: &Deleted<K>) {
+        self.enqueue_owner_of(obj.object());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_of;
+
+    #[test]
+    fn group_of_api_versions() {
+        assert_eq!(group_of("apps/v1"), "apps");
+        assert_eq!(
+            group_of("samplecontroller.k8s.io/v1alpha1"),
+            "samplecontroller.k8s.io"
+        );
+        assert_eq!(group_of("v1"), "");
+    }
+}
