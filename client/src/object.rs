@@ -11,8 +11,8 @@ use crate::labels::Labels;
 ///
 /// Every k8s-openapi resource type (and every generated CRD type) implements it
 /// through the blanket impl, with `ObjectMeta` as its [`Meta`](Object::Meta); dynamic and
-/// metadata-only objects implement it by hand, and a [projection](mod@crate::projection) may
-/// carry a lighter metadata type such as [`ViewMeta`](crate::projection::ViewMeta).
+/// metadata-only objects implement it by hand, and a projection (informer-runtime's
+/// `projection` module) may carry a lighter metadata type such as its `ViewMeta`.
 pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
     /// The type of the object's `metadata`: `ObjectMeta` for every full object.
     type Meta: Meta;
@@ -42,10 +42,10 @@ where
 /// indexes and selectors (`labels`), the reflector's position (`resourceVersion`), owner
 /// lookups (`ownerReferences`) and the generation-changed filter (`generation`).
 ///
-/// `ObjectMeta` implements it; so does [`ViewMeta`](crate::projection::ViewMeta), the
+/// `ObjectMeta` implements it; so does informer-runtime's `projection::ViewMeta`, the
 /// lighter metadata a projection may keep. A metadata type of your own implements the
 /// fields it has: one without `ownerReferences` never maps to an owner, one without
-/// `generation` looks unchanged to [`GenerationChanged`](crate::controller::GenerationChanged).
+/// `generation` looks unchanged to the controller kit's `GenerationChanged` filter.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -90,7 +90,7 @@ pub trait Meta: Send + Sync + 'static {
         &[]
     }
     /// The whole `ObjectMeta`, when this is one: what dropping `managedFields` and a
-    /// factory's [metadata transform](crate::factory::FactoryBuilder::transform)
+    /// factory's metadata transform (informer-runtime's `FactoryBuilder::transform`)
     /// edit. A lighter type returns `None`, and both leave it alone (it never decoded the
     /// fields they would edit).
     fn as_object_meta_mut(&mut self) -> Option<&mut ObjectMeta> {

@@ -1,6 +1,6 @@
 //! What a list or watch of the API server yields: a page of objects, and the events of a
-//! watch stream. The client produces them; [`ListerWatcher`](crate::ListerWatcher)s and
-//! the reflector consume them.
+//! watch stream. The client produces them; informer-runtime's `ListerWatcher`s and its
+//! reflector consume them.
 
 use futures_util::stream::BoxStream;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};

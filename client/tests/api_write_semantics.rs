@@ -169,7 +169,7 @@ async fn delete_collection_takes_only_the_selected() {
 }
 
 #[tokio::test]
-async fn strategic_merge_is_served_and_apply_is_refused_as_unsupported_media() {
+async fn strategic_merge_and_apply_are_served_with_their_content_types_and_manager() {
     let (server, cms) = server().await;
     cms.create(&config_map("cm", "a"), &PostParams::default())
         .await
@@ -190,19 +190,53 @@ async fn strategic_merge_is_served_and_apply_is_refused_as_unsupported_media() {
             .map(String::as_str),
         Some("w")
     );
+    let apply = |value: &str| {
+        Patch::Apply(json!({
+            "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"},
+            "data": {"owned": value},
+        }))
+    };
     let applied = cms
-        .patch(
-            "cm",
-            &Patch::Apply(
-                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}}),
-            ),
-            &PatchParams::apply("test-manager"),
-        )
+        .patch("cm", &apply("x"), &PatchParams::apply("test-manager"))
+        .await
+        .unwrap();
+    let managers: Vec<_> = applied
+        .metadata
+        .managed_fields
+        .iter()
+        .flatten()
+        .map(|m| (m.manager.as_deref(), m.operation.as_deref()))
+        .collect();
+    assert!(
+        managers.contains(&(Some("test-manager"), Some("Apply"))),
+        "{managers:?}"
+    );
+    // Another manager applying a different value for the same field conflicts; forced, it
+    // takes the field over.
+    let conflict = cms
+        .patch("cm", &apply("y"), &PatchParams::apply("other-manager"))
         .await
         .unwrap_err();
-    assert_eq!(applied.status_code(), Some(415), "{applied}");
+    assert!(conflict.is_conflict(), "{conflict}");
+    assert!(conflict.to_string().contains("test-manager"), "{conflict}");
+    let forced = cms
+        .patch(
+            "cm",
+            &apply("y"),
+            &PatchParams::apply("other-manager").force(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        forced
+            .data
+            .unwrap_or_default()
+            .get("owned")
+            .map(String::as_str),
+        Some("y")
+    );
     // What the server received is what a real server would have: the content types and the
-    // apply's field manager.
+    // apply's field manager and force.
     let requests = server.requests();
     let patches: Vec<_> = requests.iter().filter(|r| r.method == "PATCH").collect();
     assert_eq!(
@@ -214,5 +248,6 @@ async fn strategic_merge_is_served_and_apply_is_refused_as_unsupported_media() {
         Some("application/apply-patch+yaml")
     );
     assert_eq!(patches[1].param("fieldManager"), Some("test-manager"));
+    assert_eq!(patches[3].param("force"), Some("true"));
     server.shutdown().await;
 }

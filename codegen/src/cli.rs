@@ -168,9 +168,9 @@ struct CrdArgs {
     /// The crate's name (with --crate-out)
     #[arg(long, value_name = "NAME")]
     crate_name: Option<String>,
-    /// informer-runtime dependency of that crate: a path, or a version (default: this
-    /// informer-gen's version, with the path of the runtime checkout it was built from when
-    /// that exists)
+    /// kube-informers dependency of that crate: a path, or a version (default: this
+    /// informer-gen's version, with the path of the kube-informers checkout it was built from
+    /// when that exists)
     #[arg(long, value_name = "PATH|VERSION")]
     runtime_dep: Option<String>,
     /// Name the accessor and informer module of API group GROUP NAME instead of the derived
@@ -220,14 +220,14 @@ pub enum CliError {
     AsyncRuntime(#[source] std::io::Error),
     /// No client for the cluster of the kubeconfig.
     #[error("reading CRDs from the cluster: {0}")]
-    Client(#[source] informer_runtime::Error),
+    Client(#[source] informer_client::Error),
     /// The cluster did not answer a GET of CRDs.
     #[error("reading CRDs from the cluster: GET {path}: {source}")]
     Cluster {
         /// The path.
         path: String,
         /// The client's error.
-        source: informer_runtime::Error,
+        source: informer_client::Error,
     },
 }
 
@@ -531,7 +531,7 @@ fn crd(args: &CrdArgs) -> Result<String, CliError> {
             };
             generated.write_dir(Path::new(out))?;
             let runtime_note = if runtime_by_path {
-                "\ninformer-runtime comes from the `path` in its Cargo.toml (drop the path to \
+                "\nkube-informers comes from the `path` in its Cargo.toml (drop the path to \
                  take the version from crates.io; `cargo publish` keeps only the version)"
             } else {
                 ""
@@ -573,7 +573,7 @@ fn cluster_manifests(names: &[String]) -> Result<Vec<(PathBuf, String)>, CliErro
         .build()
         .map_err(CliError::AsyncRuntime)?;
     runtime.block_on(async {
-        let client = informer_runtime::Client::try_default()
+        let client = informer_client::Client::try_default()
             .await
             .map_err(CliError::Client)?;
         let get = |path: String| {
@@ -651,35 +651,36 @@ fn nest(tree: &emit::GeneratedFiles, dir: &Path, into: &mut emit::GeneratedFiles
 }
 
 /// `--runtime-dep` as a dependency value: a version requirement when it starts with a digit,
-/// else a path.
+/// else a path. Without default features: a CRD crate needs the runtime, not the built-in
+/// informers or the controller kit.
 fn runtime_dep(dep: &str) -> String {
     if dep.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("{dep:?}")
+        format!("{{ version = {dep:?}, default-features = false }}")
     } else {
-        format!("{{ path = {dep:?} }}")
+        format!("{{ path = {dep:?}, default-features = false }}")
     }
 }
 
-/// The runtime dependency of a generated crate when `--runtime-dep` is not given: the
-/// runtime this informer-gen was built from, by path, when that is a checkout; else the
-/// runtime of this version from crates.io (an installed binary's sources are gone, or sit in
+/// The kube-informers dependency of a generated crate when `--runtime-dep` is not given: the
+/// kube-informers next to this informer-gen, by path, when that is a checkout; else the one
+/// of this version from crates.io (an installed binary's sources are gone, or sit in
 /// cargo's registry or git cache, which is no place to depend on).
 fn default_runtime_dep() -> String {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
     runtime_dep_from(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../kube-informers"),
         cargo_home.as_deref(),
     )
 }
 
-/// [`default_runtime_dep`] for the runtime checkout `root` and cargo's home `cargo_home`:
+/// [`default_runtime_dep`] for the kube-informers checkout `root` and cargo's home `cargo_home`:
 /// the version, with the checkout's path when there is one (cargo builds from the path, and
 /// `cargo publish` keeps only the version).
 fn runtime_dep_from(root: &Path, cargo_home: Option<&Path>) -> String {
     let version = env!("CARGO_PKG_VERSION");
-    let from_registry = format!("{version:?}");
+    let from_registry = format!("{{ version = {version:?}, default-features = false }}");
     let Ok(root) = root.canonicalize() else {
         return from_registry;
     };
@@ -690,15 +691,16 @@ fn runtime_dep_from(root: &Path, cargo_home: Option<&Path>) -> String {
         return from_registry;
     }
     format!(
-        "{{ version = {version:?}, path = {:?} }}",
+        "{{ version = {version:?}, path = {:?}, default-features = false }}",
         root.display().to_string()
     )
 }
 
-/// The Cargo.toml of a generated CRD crate. Generated code needs nothing but the runtime
-/// (which re-exports serde and serde_json for it) and k8s-openapi. k8s-openapi builds only
-/// with exactly one Kubernetes version feature: the crate enables `latest` by default, so that
-/// `cargo build` in it works, and a binary that picks its own version turns that off.
+/// The Cargo.toml of a generated CRD crate. Generated code needs nothing but kube-informers
+/// (which re-exports the runtime, k8s-openapi, serde and serde_json for it). k8s-openapi builds
+/// only with exactly one Kubernetes version feature: the crate enables kube-informers' `latest`
+/// by default, so that `cargo build` in it works, and a binary that picks its own version turns
+/// that off.
 fn crate_manifest(name: &str, runtime: &str) -> String {
     format!(
         "[package]\n\
@@ -711,12 +713,11 @@ fn crate_manifest(name: &str, runtime: &str) -> String {
          # k8s-openapi needs exactly one Kubernetes version feature in a build. `latest` makes\n\
          # `cargo build` here work; a binary that enables its own version (e.g. `v1_35`) depends\n\
          # on this crate with `default-features = false`.\n\
-         default = [\"k8s-openapi/latest\"]\n\
+         default = [\"kube-informers/latest\"]\n\
          \n\
          [dependencies]\n\
-         # With a `path`, cargo builds the runtime from there; `cargo publish` keeps the version.\n\
-         informer-runtime = {runtime}\n\
-         k8s-openapi = {{ version = \"0.29\", default-features = false, features = [\"std\"] }}\n"
+         # With a `path`, cargo builds kube-informers from there; `cargo publish` keeps the version.\n\
+         kube-informers = {runtime}\n"
     )
 }
 
@@ -731,28 +732,39 @@ mod tests {
         std::fs::create_dir_all(&checkout).unwrap();
         std::fs::write(checkout.join("Cargo.toml"), "[package]\n").unwrap();
         let version = format!("{:?}", env!("CARGO_PKG_VERSION"));
+        let registry_dep = format!("{{ version = {version}, default-features = false }}");
         let dep = runtime_dep_from(&checkout, None);
         assert!(
             dep.starts_with(&format!("{{ version = {version}, path = ")),
             "{dep}"
         );
         assert!(dep.contains("checkout"), "{dep}");
+        assert!(dep.ends_with(", default-features = false }"), "{dep}");
         // Installed from crates.io (or git): the sources sit in cargo's home.
         let cargo_home = dir.path().join("cargo");
         let registry = cargo_home.join("registry/src/index.crates.io-0000/informer-gen-0.1.0");
         std::fs::create_dir_all(&registry).unwrap();
         std::fs::write(registry.join("Cargo.toml"), "[package]\n").unwrap();
-        assert_eq!(runtime_dep_from(&registry, Some(&cargo_home)), version);
+        assert_eq!(runtime_dep_from(&registry, Some(&cargo_home)), registry_dep);
         // Built elsewhere and the sources are gone.
-        assert_eq!(runtime_dep_from(&dir.path().join("gone"), None), version);
+        assert_eq!(
+            runtime_dep_from(&dir.path().join("gone"), None),
+            registry_dep
+        );
         // A directory without a crate.
-        assert_eq!(runtime_dep_from(dir.path(), None), version);
+        assert_eq!(runtime_dep_from(dir.path(), None), registry_dep);
     }
 
     #[test]
     fn runtime_dep_is_a_version_or_a_path() {
-        assert_eq!(runtime_dep("0.1"), "\"0.1\"");
-        assert_eq!(runtime_dep("../runtime"), "{ path = \"../runtime\" }");
+        assert_eq!(
+            runtime_dep("0.1"),
+            "{ version = \"0.1\", default-features = false }"
+        );
+        assert_eq!(
+            runtime_dep("../kube-informers"),
+            "{ path = \"../kube-informers\", default-features = false }"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The `build.rs` path as a new user takes it: a crate outside the workspace whose
-//! dependencies are only the runtime, k8s-openapi (with a version feature) and tokio, and
-//! `informer-gen` as build dependency, generating from real CRDs with free-form fields
+//! dependencies are one kube-informers line (with the `latest` Kubernetes version) and tokio,
+//! and `informer-gen` as build dependency, generating from real CRDs with free-form fields
 //! (`x-kubernetes-preserve-unknown-fields`, typed `serde_json::Value`): `cargo build` must
 //! succeed without serde or serde_json among its dependencies.
 
@@ -9,7 +9,7 @@ mod user_crate;
 use user_crate::{cargo, succeeded, workspace};
 
 #[test]
-fn a_crate_with_only_the_runtime_and_k8s_openapi_builds_generated_crds() {
+fn a_crate_with_only_kube_informers_builds_generated_crds() {
     let dir = tempfile::tempdir().unwrap();
     let krate = dir.path().join("my-crds");
     std::fs::create_dir_all(krate.join("src")).unwrap();
@@ -24,13 +24,12 @@ fn a_crate_with_only_the_runtime_and_k8s_openapi_builds_generated_crds() {
              edition = \"2021\"\n\
              \n\
              [dependencies]\n\
-             informer-runtime = {{ path = {:?} }}\n\
-             k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
+             kube-informers = {{ path = {:?}, default-features = false, features = [\"latest\"] }}\n\
              tokio = {{ version = \"1\", features = [\"rt\", \"macros\"] }}\n\
              \n\
              [build-dependencies]\n\
              informer-gen = {{ path = {:?} }}\n",
-            workspace.display().to_string(),
+            workspace.join("kube-informers").display().to_string(),
             workspace.join("codegen").display().to_string(),
         ),
     )
@@ -59,10 +58,10 @@ fn a_crate_with_only_the_runtime_and_k8s_openapi_builds_generated_crds() {
 
 include!(concat!(env!("OUT_DIR"), "/informers.rs"));
 
-use informer_runtime::{InformerFactory as _, Selector};
+use kube_informers::{InformerFactory as _, Selector};
 
 /// Starts the informers and counts the cached objects.
-pub async fn count(client: informer_runtime::Client) -> usize {
+pub async fn count(client: kube_informers::Client) -> usize {
     let factory = SharedInformerFactory::new(client);
     let configs = factory.apiextensions().v1beta1().environment_configs();
     let resources = factory.argoproj().v1alpha1().status_sub_resources();

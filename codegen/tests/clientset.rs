@@ -30,7 +30,7 @@ fn squeeze(text: &str) -> String {
 fn accessor(text: &str, name: &str, params: &str) -> String {
     let text = squeeze(text);
     let signature = squeeze(&format!(
-        "pub fn {name}(&self{params}) -> ::informer_runtime::api::Api<"
+        "pub fn {name}(&self{params}) -> ::kube_informers::api::Api<"
     ));
     let start = text
         .find(&signature)
@@ -56,7 +56,7 @@ fn builtin_accessors_name_the_subresources_of_each_resource() {
     for (name, params, marker) in cases {
         let found = accessor(&text, name, params);
         assert!(
-            found.contains(&format!("::informer_runtime::api::{marker}>")),
+            found.contains(&format!("::kube_informers::api::{marker}>")),
             "{found}"
         );
     }

@@ -161,24 +161,21 @@ fn crate_out_writes_a_complete_crate() {
         "--crate-name",
         "widgets",
         "--runtime-dep",
-        "../runtime",
+        "../kube-informers",
     ]));
     let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"widgets\""), "{manifest}");
     assert!(
-        manifest.contains("informer-runtime = { path = \"../runtime\" }"),
-        "{manifest}"
-    );
-    assert!(
         manifest.contains(
-            "k8s-openapi = { version = \"0.29\", default-features = false, features = [\"std\"] }"
+            "kube-informers = { path = \"../kube-informers\", default-features = false }"
         ),
         "{manifest}"
     );
-    // Generated code reaches serde and serde_json through the runtime.
+    // Generated code reaches k8s-openapi, serde and serde_json through the facade.
     assert!(!manifest.contains("serde"), "{manifest}");
+    assert!(!manifest.contains("k8s-openapi ="), "{manifest}");
     assert!(
-        manifest.contains("default = [\"k8s-openapi/latest\"]"),
+        manifest.contains("default = [\"kube-informers/latest\"]"),
         "{manifest}"
     );
     // The tree of `--out`, rooted at the crate root.
@@ -391,13 +388,12 @@ fn out_tree_and_crate_out_compile_in_a_user_crate() {
              publish = false\n\
              \n\
              [dependencies]\n\
-             informer-runtime = {{ path = {:?} }}\n\
-             k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
+             kube-informers = {{ path = {:?}, default-features = false, features = [\"latest\"] }}\n\
              widgets = {{ path = \"widgets\" }}\n\
              \n\
              # Its own workspace, wherever the target directory is.\n\
              [workspace]\n",
-            workspace.display().to_string()
+            workspace.join("kube-informers").display().to_string()
         ),
     )
     .unwrap();
@@ -411,13 +407,13 @@ pub mod crds;
 use crds::MetadataGroups as _;
 
 /// Uses what users name: factories and their accessors, listers, metadata accessors, types.
-pub fn use_generated(client: informer_runtime::Client) -> usize {
+pub fn use_generated(client: kube_informers::Client) -> usize {
     let factory = crds::SharedInformerFactory::new(client.clone());
     let certificates = factory.certs().v1().certificates().lister();
-    let everything = informer_runtime::Selector::everything();
+    let everything = kube_informers::Selector::everything();
     let mut count = certificates.list(&everything).len();
     count += factory.tools().v2().gadgets().lister().list(&everything).len();
-    let metadata = informer_runtime::MetadataSharedInformerFactory::builder(client.clone()).build();
+    let metadata = kube_informers::MetadataSharedInformerFactory::builder(client.clone()).build();
     let _widgets = metadata.example().v1beta1().widgets();
     let certificate = crds::cert_manager_io::v1::Certificate::default();
     count += usize::from(certificate.spec.is_none());
@@ -437,7 +433,7 @@ pub fn use_generated(client: informer_runtime::Client) -> usize {
 }
 
 /// A crate from `--crate-out`, built as it is: plain `cargo build` in it, outside any
-/// workspace, with the runtime from the path its Cargo.toml names and k8s-openapi's version
+/// workspace, with kube-informers from the path its Cargo.toml names and k8s-openapi's version
 /// from its default feature. Its CRDs have free-form fields (`serde_json::Value`).
 #[test]
 fn a_crate_out_crate_builds_as_it_is() {
@@ -460,7 +456,7 @@ fn a_crate_out_crate_builds_as_it_is() {
     let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
     assert!(
         manifest.contains(&format!(
-            "informer-runtime = {{ version = {:?}, path = ",
+            "kube-informers = {{ version = {:?}, path = ",
             env!("CARGO_PKG_VERSION")
         )),
         "{manifest}"

@@ -154,8 +154,11 @@ fn a_tombstone_is_queued_under_its_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enqueue_owner_queues_the_controller_owner_of_the_right_kind() {
+    // The owners are names only (no such Deployments exist): without the garbage collector,
+    // which would delete their dependents as a real cluster's does.
     let server = TestApiServer::builder()
         .namespaces(["a"])
+        .garbage_collection(false)
         .start()
         .await
         .unwrap();

@@ -5,6 +5,11 @@
 //!   ([`schema::builtin`]).
 //! - [`strategic`]: strategic merge patch (`application/strategic-merge-patch+json`) as
 //!   kube-apiserver applies it, with its directives and its error messages.
+//! - Server-side apply: [`fieldpath`] (field sets and their `fieldsV1` form), [`typed`]
+//!   (the structure apply merges by, for built-ins and for CRDs' structural schemas),
+//!   [`apply`] (field sets, comparison, merge and removal of typed values) and
+//!   [`managed`] (`metadata.managedFields`: what applies and updates do to them, and
+//!   apply conflicts).
 //!
 //! ```
 //! use informer_merge::schema::{self, SchemaRef};
@@ -31,8 +36,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod apply;
+pub mod fieldpath;
 mod go;
+pub mod managed;
 pub mod schema;
 pub mod strategic;
+pub mod typed;
 
 pub use go::{GoPanic, UncomparableType};

@@ -4,7 +4,11 @@
 //!
 //! The document is read from `$INFORMER_MERGE_OPENAPI`, else from
 //! `/work/shared/openapi/v1.36/swagger.json`; without either the test says so and passes
-//! (the table is checked in; only its derivation needs the document).
+//! (the table is checked in; only its derivation needs the document). Which fields the Go
+//! zero value of a type holds (non-pointer structs, which the v3 documents mark with
+//! `default: {}`, and required fields) comes from the OpenAPI v3 documents in
+//! `$INFORMER_MERGE_OPENAPI_V3`, else `/work/shared/openapi/v1.35/v3` (the newest v3
+//! documents at hand).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -12,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 const DEFAULT_OPENAPI: &str = "/work/shared/openapi/v1.36/swagger.json";
+const DEFAULT_OPENAPI_V3: &str = "/work/shared/openapi/v1.35/v3";
 const SOURCE: &str = "Kubernetes v1.36.0 OpenAPI v2 (api/openapi-spec/swagger.json)";
 const EXTENSIONS: [(&str, &str); 5] = [
     ("x-kubernetes-patch-strategy", "patchStrategy"),
@@ -37,7 +42,16 @@ fn checked_in_table_matches_the_openapi_document() {
         return;
     };
     let doc: Value = serde_json::from_str(&text).unwrap();
-    let derived = derive(&doc);
+    let v3_dir = std::env::var_os("INFORMER_MERGE_OPENAPI_V3")
+        .map_or_else(|| DEFAULT_OPENAPI_V3.into(), PathBuf::from);
+    let Some(defaults) = defaults(&v3_dir) else {
+        eprintln!(
+            "{} is not readable: the table is not re-derived",
+            v3_dir.display()
+        );
+        return;
+    };
+    let derived = derive(&doc, &defaults);
     let path = table_path();
     if std::env::var_os("INFORMER_GEN_BLESS").is_some() {
         std::fs::write(&path, &derived).unwrap();
@@ -53,7 +67,7 @@ fn checked_in_table_matches_the_openapi_document() {
 
 /// The table as text: the roots, then one definition a line, so that a change to the
 /// document is a reviewable diff.
-fn derive(doc: &Value) -> String {
+fn derive(doc: &Value, defaults: &Defaults) -> String {
     let defs = doc["definitions"].as_object().unwrap();
     let roots = roots(doc, defs);
     let mut reachable = BTreeSet::new();
@@ -76,7 +90,13 @@ fn derive(doc: &Value) -> String {
     let lines: Vec<String> = reachable
         .iter()
         .filter(|name| is_object(&defs[*name]))
-        .map(|name| format!("{}: {}", json!(name), definition(defs, &defs[name])))
+        .map(|name| {
+            format!(
+                "{}: {}",
+                json!(name),
+                definition(defs, name, &defs[name], defaults)
+            )
+        })
         .collect();
     out.push_str(&lines.join(",\n"));
     out.push_str("\n}\n}\n");
@@ -159,7 +179,46 @@ fn shape(defs: &Map<String, Value>, schema: &Value) -> Value {
     }
 }
 
-fn definition(defs: &Map<String, Value>, def: &Value) -> Value {
+/// For each v3 schema, the defaults of its properties: `{}` marks the Go type's
+/// non-pointer struct fields, which its zero value holds as empty objects; a map list's key
+/// fields' defaults stand in for keys an item leaves out.
+type Defaults = BTreeMap<String, BTreeMap<String, Value>>;
+
+fn defaults(dir: &Path) -> Option<Defaults> {
+    let mut out = Defaults::new();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for (name, schema) in doc["components"]["schemas"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
+            for (field, prop) in schema["properties"].as_object().into_iter().flatten() {
+                if let Some(default) = prop.get("default") {
+                    out.entry(name.clone())
+                        .or_default()
+                        .insert(field.clone(), default.clone());
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+fn definition(defs: &Map<String, Value>, name: &str, def: &Value, defaults: &Defaults) -> Value {
+    let own_defaults = defaults.get(name);
+    let required: BTreeSet<&str> = def["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let mut fields = Map::new();
     for (name, prop) in def["properties"].as_object().into_iter().flatten() {
         let mut field = Map::new();
@@ -167,6 +226,37 @@ fn definition(defs: &Map<String, Value>, def: &Value) -> Value {
         for (ext, key) in EXTENSIONS {
             if let Some(v) = prop.get(ext) {
                 field.insert(key.to_owned(), v.clone());
+            }
+        }
+        // What the Go zero value of the type holds in this field, when it is not a
+        // scalar: an empty object for a non-pointer struct, null for a required pointer,
+        // list or map.
+        if shape != "scalar" {
+            let struct_default = own_defaults
+                .and_then(|d| d.get(name))
+                .is_some_and(|d| d == &json!({}));
+            if struct_default && shape.get("ref").is_some() {
+                field.insert("zero".to_owned(), json!("object"));
+            } else if required.contains(name.as_str()) {
+                field.insert("zero".to_owned(), json!("null"));
+            }
+        }
+        // The defaults of a map list's key fields, which stand in for keys an item
+        // leaves out (structured-merge-diff reads them from the item type).
+        if let (Some(keys), Some(item)) = (
+            prop["x-kubernetes-list-map-keys"].as_array(),
+            shape["list"]["ref"].as_str(),
+        ) {
+            let key_defaults: Map<String, Value> = keys
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(|k| {
+                    let d = defaults.get(item)?.get(k)?;
+                    Some((k.to_owned(), d.clone()))
+                })
+                .collect();
+            if !key_defaults.is_empty() {
+                field.insert("listMapKeyDefaults".to_owned(), Value::Object(key_defaults));
             }
         }
         if shape != "scalar" || !field.is_empty() {

@@ -81,6 +81,16 @@ pub struct Field {
     /// `x-kubernetes-map-type` of the field: `atomic` or `granular`.
     #[serde(default, rename = "mapType")]
     pub map_type: Option<String>,
+    /// What the Go zero value of the containing type holds here: `object` (an empty
+    /// object: a non-pointer struct) or `null` (a required pointer, list or map); absent
+    /// when the zero value leaves the field out. Creates are compared with the zero value,
+    /// so this decides which new objects `managedFields` record as added themselves.
+    #[serde(default)]
+    pub zero: Option<String>,
+    /// The defaults of a `map` list's key fields, by key: an item that leaves a key out
+    /// is named by its default (`protocol: TCP` of a container port).
+    #[serde(default, rename = "listMapKeyDefaults")]
+    pub list_map_key_defaults: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 /// What a field, a list item or a map value holds.

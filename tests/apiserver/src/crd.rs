@@ -21,6 +21,7 @@ use crate::schema::{self, Schema, ValidateOptions};
 use crate::state::{Resolved, State, Sub, WriteOptions};
 use crate::status::StatusError;
 use crate::store::{Change, Obj, Outcome};
+use crate::validation::objectmeta;
 
 /// The API group of CRDs.
 pub(crate) const GROUP: &str = "apiextensions.k8s.io";
@@ -161,18 +162,27 @@ pub(crate) fn decode(
     }
 }
 
-/// Validation of a create, after the strategy prepared the object: the schema, the
-/// scale paths, embedded resources and list types; a CRD is validated and gets its
-/// status.
+/// Validation of a create, after the strategy prepared the object: the metadata, then
+/// (for a custom resource) the schema, the scale paths, embedded resources, list types
+/// and rules in the same answer; a CRD is validated and gets its status.
 pub(crate) fn validate_create(r: &Resolved, obj: &mut Value) -> Result<(), StatusError> {
     if is_crd_resource(&r.spec) {
+        objectmeta::validate_create(&r.spec, obj)?;
         return create_crd(obj);
     }
     let Some(schema) = &r.spec.schema else {
-        return Ok(());
+        return objectmeta::validate_create(&r.spec, obj);
     };
     let root = &schema.0.root;
-    let mut errs = schema::validate(root, obj, None, ValidateOptions::default());
+    // The custom-resource validator checks the metadata first, then the schema, and
+    // answers every error in one 422.
+    let mut errs = objectmeta::create_field_errors(&r.spec, obj);
+    errs.extend(schema::validate(
+        root,
+        obj,
+        None,
+        ValidateOptions::default(),
+    ));
     errs.extend(scale_errors(&r.spec, obj, true));
     errs.extend(schema::validate_embedded(root, obj));
     errs.extend(schema::validate_list_types(root, obj));
@@ -190,8 +200,10 @@ fn with_rules(errs: &mut Vec<FieldError>, root: &Schema, new: &Value, old: Optio
 }
 
 /// Validation of an update (`new` as the strategy will store it) with validation
-/// ratcheting against `old`; through the status subresource only `status` is validated,
-/// against the status schema. A CRD is validated and its status kept current.
+/// ratcheting against `old`: a custom resource's metadata (which the caller checks for
+/// resources without a schema), then its schema, in one answer; through the status
+/// subresource only `status` is validated, against the status schema. A CRD is validated
+/// and its status kept current.
 pub(crate) fn validate_update(
     r: &Resolved,
     old: &Value,
@@ -207,7 +219,13 @@ pub(crate) fn validate_update(
     let root = &schema.0.root;
     let mut errs = match sub {
         Sub::Main => {
-            let mut errs = schema::validate(root, new, Some(old), ValidateOptions::default());
+            let mut errs = objectmeta::update_field_errors(&r.spec, old, new);
+            errs.extend(schema::validate(
+                root,
+                new,
+                Some(old),
+                ValidateOptions::default(),
+            ));
             errs.extend(scale_errors(&r.spec, new, true));
             errs.extend(schema::validate_embedded(root, new));
             if schema::validate_list_types(root, old).is_empty() {

@@ -27,6 +27,7 @@ struct PodVars {
     ip: String,
     host_ip: String,
     container_id: String,
+    owner_uid: String,
 }
 
 impl PodVars {
@@ -38,12 +39,13 @@ impl PodVars {
             app: format!("app-{}", i % 50),
             tier: tier.to_owned(),
             index: i.to_string(),
-            owner: format!("app-{}-7d4b9c8f6d", i % 50),
+            owner: pod_owner_name(i),
             image: format!("registry.example.com/shop/{tier}:1.{}.0", i % 7),
             node: format!("node-{}", i % NODES),
             ip: format!("10.{}.{}.{}", 244 + (i >> 16) % 8, (i >> 8) % 256, i % 256),
             host_ip: format!("192.168.{}.{}", (i % NODES) / 256, 10 + i % NODES),
             container_id: format!("containerd://{i:064x}"),
+            owner_uid: pod_owner_uid(namespace, i),
         }
     }
 
@@ -62,6 +64,7 @@ impl PodVars {
             ip: m(8),
             host_ip: m(9),
             container_id: m(10),
+            owner_uid: m(11),
         }
     }
 
@@ -78,12 +81,95 @@ impl PodVars {
             self.ip,
             self.host_ip,
             self.container_id,
+            self.owner_uid,
         ]
     }
 }
 
+/// How many ReplicaSets fixture Pods are spread over: Pod `i` belongs to `app-{i % 50}`.
+pub const POD_OWNERS: usize = 50;
+
+/// The name of the ReplicaSet that owns fixture Pod `i`.
+fn pod_owner_name(i: usize) -> String {
+    format!("app-{}-7d4b9c8f6d", i % POD_OWNERS)
+}
+
+/// The uid of the ReplicaSet that owns fixture Pod `i` in `namespace` (see [`pod_owner`]):
+/// fixed by the namespace and owner name, so every Pod of one owner names the same uid
+/// and the owner a server seeds has it.
+pub fn pod_owner_uid(namespace: &str, i: usize) -> String {
+    // FNV-1a, twice with different offsets, for 128 stable bits in the UUID v4 layout.
+    let hash = |offset: u64| {
+        format!("{namespace}/{}", pod_owner_name(i))
+            .bytes()
+            .fold(offset, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            })
+    };
+    let (a, b) = (hash(0xcbf2_9ce4_8422_2325), hash(0x6c62_272e_07bb_0142));
+    format!(
+        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0x0fff,
+        0x8000 | ((b >> 48) & 0x3fff),
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// The ReplicaSet that owns fixture Pod `i` in `namespace`, as a Deployment's controller
+/// makes it (without the Deployment): `app-{i % 50}-7d4b9c8f6d`, selecting the Pods'
+/// `app` and `pod-template-hash` labels. Its uid is [`pod_owner_uid`], which a create
+/// cannot set (the server assigns uids): servers seed these into their `ns-*` namespaces.
+pub fn pod_owner(namespace: &str, i: usize) -> Value {
+    pod_owner_from(
+        namespace,
+        &pod_owner_name(i),
+        &format!("app-{}", i % POD_OWNERS),
+    )
+}
+
+fn pod_owner_from(namespace: &str, name: &str, app: &str) -> Value {
+    let labels = json!({"app": app, "pod-template-hash": "7d4b9c8f6d"});
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "ReplicaSet",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": labels},
+            "template": {"metadata": {"labels": labels}, "spec": pod_spec("registry.example.com/shop/web:1.0.0")},
+        },
+    })
+}
+
+/// Writes the [`pod_owner`]s of fixture Pods into `namespace` as a create would store
+/// them (defaulted, with the create's status and generation) but with their fixed uids,
+/// which a create cannot choose: one batch from a template, as Pods are seeded.
+pub(crate) fn seed_pod_owners(
+    state: &crate::state::State,
+    namespace: &str,
+) -> Result<(), crate::status::StatusError> {
+    let r = state.resolve_name("replicasets.apps")?;
+    let m = crate::template::marker;
+    let mut template = pod_owner_from(&m(0), &m(1), &m(2));
+    let decoded = crate::defaults::decode(&r.spec, &mut template);
+    crate::strategy::prepare_create(&r.spec, &mut template)?;
+    crate::defaults::prepare_create(&r.spec, &mut template, decoded)?;
+    template["metadata"]["uid"] = Value::String(m(3));
+    r.store
+        .create_many(&state.clock, POD_OWNERS, template, &|k| {
+            vec![
+                namespace.to_owned(),
+                pod_owner_name(k),
+                format!("app-{k}"),
+                pod_owner_uid(namespace, k),
+            ]
+        })
+}
+
 /// Number of variables of [`pod_template`]; [`pod_vars`] returns that many values.
-pub(crate) const POD_VARS: usize = 11;
+pub(crate) const POD_VARS: usize = 12;
 
 /// [`pod`] with every varying value replaced by a template marker.
 pub(crate) fn pod_template() -> Value {
@@ -96,7 +182,10 @@ pub(crate) fn pod_vars(namespace: &str, name: &str, i: usize) -> Vec<String> {
 }
 
 /// A Pod as a ReplicaSet creates it and a kubelet reports it: labels, annotations,
-/// ownerReferences, one container with env (including a fieldRef), a port,
+/// an ownerReference to its ReplicaSet [`pod_owner`] (which servers seed into their `ns-*`
+/// namespaces: elsewhere create the owner first, or the garbage collector deletes the Pod
+/// as kube-controller-manager would, unless the server was built with
+/// `.collect_unknown_owners(false)`), one container with env (including a fieldRef), a port,
 /// requests/limits, a volume mount, tolerations, `managedFields` of three managers as a
 /// real server keeps them (~2 KB) and a running status. About 4.7 KB of JSON; `i`
 /// varies labels, node and IPs.
@@ -125,7 +214,7 @@ fn pod_from(v: &PodVars) -> Value {
                 "apiVersion": "apps/v1",
                 "kind": "ReplicaSet",
                 "name": v.owner,
-                "uid": "5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a",
+                "uid": v.owner_uid,
                 "controller": true,
                 "blockOwnerDeletion": true,
             }],
@@ -230,7 +319,7 @@ fn managed_fields(v: &PodVars) -> Value {
                 "f:metadata": {
                     "f:generateName": {},
                     "f:labels": {".": {}, "f:app": {}, "f:index": {}, "f:pod-template-hash": {}, "f:tier": {}},
-                    "f:ownerReferences": {".": {}, "k:{\"uid\":\"5a3c8e0e-3f1b-4c55-9a77-1f0e2d3c4b5a\"}": {}},
+                    "f:ownerReferences": {".": {}, format!("k:{{\"uid\":\"{}\"}}", v.owner_uid): {}},
                 },
                 "f:spec": {
                     "f:containers": {"k:{\"name\":\"app\"}": {

@@ -341,8 +341,9 @@ enum Owner {
     Dangling,
     /// The owner is being deleted in the foreground.
     Waiting,
-    /// Unknown kind, a cluster-scoped dependent of a namespaced owner, or a uid this
-    /// server never issued (unless told to collect those): the dependent is left alone.
+    /// Unknown kind, a cluster-scoped dependent of a namespaced owner, or (with
+    /// `collect_unknown_owners(false)`) a uid this server never issued: the dependent is
+    /// left alone.
     Unresolved,
 }
 

@@ -8,7 +8,9 @@ use std::time::Duration;
 use bytes::{BufMut, Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER};
+use hyper::header::{
+    HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER, USER_AGENT,
+};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -359,13 +361,25 @@ fn parse_target(rest: &[String]) -> Result<Target, StatusError> {
 }
 
 /// The `dryRun` and `fieldManager` (and for patches `force`) of a write, validated as
-/// kube-apiserver validates `CreateOptions`/`UpdateOptions`/`PatchOptions`.
-fn write_options(query: &Query, options_kind: &str) -> Result<WriteOptions, StatusError> {
+/// kube-apiserver validates `CreateOptions`/`UpdateOptions`/`PatchOptions`; the manager
+/// the write is recorded under comes from `fieldManager`, else from `user_agent`.
+fn write_options(
+    query: &Query,
+    options_kind: &str,
+    user_agent: &str,
+    apply: bool,
+) -> Result<WriteOptions, StatusError> {
     let mut causes: Vec<(&str, String)> = Vec::new();
-    if options_kind == "PatchOptions" && query.get("force").is_some() {
+    if options_kind == "PatchOptions" && !apply && query.get("force").is_some() {
         causes.push((
             "force",
             "Forbidden: may not be specified for non-apply patch".into(),
+        ));
+    }
+    if apply && query.get("fieldManager").is_none_or(str::is_empty) {
+        causes.push((
+            "fieldManager",
+            "Required value: is required for apply patch".into(),
         ));
     }
     if let Some(manager) = query.get("fieldManager") {
@@ -405,6 +419,12 @@ fn write_options(query: &Query, options_kind: &str) -> Result<WriteOptions, Stat
         dry_run: !dry_run.is_empty(),
         field_validation: crate::crd::FieldValidation::parse(query.get("fieldValidation")),
         warnings: Default::default(),
+        manager: Some(crate::managed_fields::manager_name(
+            query.get("fieldManager"),
+            user_agent,
+        )),
+        force: apply && query.bool("force")? == Some(true),
+        applied: None,
     })
 }
 
@@ -610,6 +630,12 @@ async fn resource_request(
     };
     let partial = state.config.partial_metadata && partial_metadata::requested(accept, wanted);
     let spec = &r.spec;
+    let user_agent = req
+        .headers()
+        .get(USER_AGENT)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
     let main_or_status = if sub == Some("status") {
         Sub::Status
     } else {
@@ -621,18 +647,18 @@ async fn resource_request(
         ("get", Some("scale")) => json_value(&state.get_scale(&r, ns, name)?),
         ("get", _) => object_response(StatusCode::OK, spec, &state.get(&r, ns, name)?),
         ("create", _) => {
-            let opts = write_options(query, "CreateOptions")?;
+            let opts = write_options(query, "CreateOptions", &user_agent, false)?;
             let body = read_json(req).await?;
             let obj = state.create(&r, ns, body, &opts)?;
             with_warnings(object_response(StatusCode::CREATED, spec, &obj), &opts)
         }
         ("update", Some("scale")) => {
-            let opts = write_options(query, "UpdateOptions")?;
+            let opts = write_options(query, "UpdateOptions", &user_agent, false)?;
             let body = read_json(req).await?;
             json_value(&state.write_scale(&r, ns, name, &opts, &|_| Ok(body.clone()))?)
         }
         ("update", _) => {
-            let opts = write_options(query, "UpdateOptions")?;
+            let opts = write_options(query, "UpdateOptions", &user_agent, false)?;
             let body = read_json(req).await?;
             let (outcome, obj) = state.update(&r, ns, name, body, main_or_status, &opts)?;
             let code = if outcome == Outcome::Created {
@@ -649,9 +675,20 @@ async fn resource_request(
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("")
                 .to_owned();
+            if Patch::is_apply(&content_type, sub)? {
+                let opts = write_options(query, "PatchOptions", &user_agent, true)?;
+                let config = Patch::apply_config(&read_body(req).await?)?;
+                let (outcome, obj) = state.apply(&r, ns, name, &config, main_or_status, &opts)?;
+                let code = if outcome == Outcome::Created {
+                    StatusCode::CREATED
+                } else {
+                    StatusCode::OK
+                };
+                return Ok(with_warnings(object_response(code, spec, &obj), &opts));
+            }
             let body = read_json(req).await?;
             let patch = Patch::from_request(&content_type, body, spec, sub)?;
-            let opts = write_options(query, "PatchOptions")?;
+            let opts = write_options(query, "PatchOptions", &user_agent, false)?;
             if sub == Some("scale") {
                 let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
                     patch.apply(&mut current)?;

@@ -73,11 +73,11 @@
 //!
 //! # Differences from kube-apiserver
 //!
-//! Server-side apply answers 415 (as a server without it); no graceful deletion (Pods go
-//! at once); the garbage collector leaves owner references to uids it never issued alone
-//! unless [`TestApiServerBuilder::collect_unknown_owners`] says otherwise; `managedFields` are not tracked; built-ins are defaulted
+//! Server-side apply is served (not on `scale`) and `managedFields` kept on every write
+//! through the API, with `informer-merge`'s engine; no graceful deletion (Pods go
+//! at once); built-ins are defaulted
 //! and validated only as far as the README lists (custom resources of CRDs are pruned,
-//! defaulted and validated; their CEL rules are not evaluated); an invalid `resourceVersion` is a 400 BadRequest
+//! defaulted and validated, CEL rules included); an invalid `resourceVersion` is a 400 BadRequest
 //! (kube-apiserver answers 500 with the same message). The README lists them all.
 #![deny(missing_docs)]
 
@@ -95,6 +95,7 @@ pub mod fuzz;
 mod gc;
 mod http;
 pub use informer_selectors::labels;
+mod managed_fields;
 mod meta;
 mod namespace_lifecycle;
 mod partial_metadata;

@@ -1,6 +1,7 @@
 //! The patch formats: JSON merge patch (RFC 7386), JSON patch (RFC 6902, with RFC 6901
-//! pointers) and, for built-in resources, strategic merge patch (`informer_merge`), with
-//! kube-apiserver's answers to bad ones.
+//! pointers), for built-in resources strategic merge patch (`informer_merge`), with
+//! kube-apiserver's answers to bad ones; and the media type and body of server-side
+//! apply, which `managed_fields` serves.
 
 use informer_merge::schema::{self, SchemaRef};
 use informer_merge::strategic::{self, ErrorKind};
@@ -12,6 +13,7 @@ use crate::status::StatusError;
 const JSON_PATCH: &str = "application/json-patch+json";
 const MERGE_PATCH: &str = "application/merge-patch+json";
 const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
+const APPLY_PATCH: &str = "application/apply-patch+yaml";
 
 /// A patch as the request's content type names it.
 #[derive(Clone, Debug)]
@@ -26,14 +28,46 @@ pub(crate) enum Patch {
 
 impl Patch {
     /// The media types this server accepts for PATCH on a built-in resource, in
-    /// kube-apiserver's order (it also accepts server-side apply, which this server does
-    /// not serve; see the README).
-    pub const ACCEPTED_BUILTIN: [&'static str; 3] =
-        [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+    /// kube-apiserver's order.
+    pub const ACCEPTED_BUILTIN: [&'static str; 4] =
+        [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
 
     /// The media types this server accepts for PATCH on a custom resource: no strategic
-    /// merge patch, as kube-apiserver (nor server-side apply, which it accepts).
-    pub const ACCEPTED_CUSTOM: [&'static str; 2] = [JSON_PATCH, MERGE_PATCH];
+    /// merge patch, as kube-apiserver.
+    pub const ACCEPTED_CUSTOM: [&'static str; 3] = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
+
+    /// The media types this server accepts for PATCH on `scale`: server-side apply of a
+    /// `Scale` is not served (see the README).
+    const ACCEPTED_SCALE: [&'static str; 3] = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+
+    /// Whether a request with this content type is a server-side apply; 415 for one to
+    /// the `scale` subresource.
+    pub fn is_apply(content_type: &str, sub: Option<&str>) -> Result<bool, StatusError> {
+        let media_type = content_type.split(';').next().unwrap_or("").trim();
+        if media_type != APPLY_PATCH {
+            return Ok(false);
+        }
+        if sub == Some("scale") {
+            return Err(StatusError::unsupported_media_type(&Self::ACCEPTED_SCALE));
+        }
+        Ok(true)
+    }
+
+    /// The applied configuration of a server-side apply body (YAML, or JSON, which YAML
+    /// reads): an object, else kube-apiserver's 400.
+    pub fn apply_config(body: &[u8]) -> Result<Value, StatusError> {
+        let bad = |e: String| StatusError::bad_request(format!("error decoding YAML: {e}"));
+        let value: Value = serde_yaml_ng::from_slice(body).map_err(|e| bad(e.to_string()))?;
+        match value {
+            Value::Object(_) => Ok(value),
+            // An empty body is a null document: an empty configuration.
+            Value::Null => Ok(Value::Object(Map::new())),
+            other => Err(bad(format!(
+                "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                go_json_type(&other)
+            ))),
+        }
+    }
 
     /// The patch of a request with this content type (parameters such as `charset`
     /// ignored) to `spec`'s resource or its subresource `sub`; 415 for a type the

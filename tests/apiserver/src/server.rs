@@ -80,7 +80,7 @@ impl Default for TestApiServerBuilder {
             namespaces: Vec::new(),
             crds: Vec::new(),
             garbage_collection: true,
-            collect_unknown_owners: false,
+            collect_unknown_owners: true,
             admission: true,
         }
     }
@@ -148,7 +148,9 @@ impl TestApiServerBuilder {
         self
     }
 
-    /// Seed `k` Namespaces `ns-0` ... `ns-{k-1}` that seeded Pods go to (at least one).
+    /// Seed `k` Namespaces `ns-0` ... `ns-{k-1}` that seeded Pods go to (at least one),
+    /// each with the 50 ReplicaSets fixture Pods name as their owners
+    /// ([`fixtures::pod_owner`]), so the garbage collector keeps the Pods.
     pub fn seed_namespaces(mut self, k: usize) -> Self {
         self.seed_namespaces = k;
         self
@@ -178,6 +180,7 @@ impl TestApiServerBuilder {
     /// Create these Namespaces at start, besides the ones every server has (`default`,
     /// `kube-node-lease`, `kube-public`, `kube-system`) and the seeded `ns-*`: writes into a
     /// namespace that does not exist are 404 `namespaces "x" not found`, as on a cluster.
+    /// Each gets the fixture Pods' ReplicaSets ([`fixtures::pod_owner`]), as `ns-*` do.
     pub fn namespaces<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -212,10 +215,12 @@ impl TestApiServerBuilder {
         self
     }
 
-    /// Whether the garbage collector also deletes dependents whose owner reference names a
-    /// uid this server never issued (default false). kube-controller-manager does; off, such
-    /// references (e.g. [`crate::fixtures::pod`]'s ReplicaSet) are left alone, so objects made from
-    /// fixtures keep living. References to deleted owners are collected either way.
+    /// Whether the garbage collector deletes dependents whose owner references all name
+    /// objects that do not exist (default true), as kube-controller-manager does after
+    /// looking each owner up by name and uid. Off, references to uids this server never
+    /// issued are left alone (references to deleted owners are still collected): for tests
+    /// that write objects owned by objects they never create, as under envtest. Fixture Pods
+    /// ([`crate::fixtures::pod`]) find their ReplicaSets in the seeded `ns-*` namespaces.
     pub fn collect_unknown_owners(mut self, on: bool) -> Self {
         self.collect_unknown_owners = on;
         self
@@ -292,16 +297,17 @@ impl TestApiServerBuilder {
             state.register(spec);
         }
         let initial = crate::namespace_lifecycle::INITIAL.map(str::to_owned);
-        seed_namespaces(&state, &initial)?;
+        seed_namespaces(&state, &initial, false)?;
         install_sources(&state, &self.crds)?;
         seed(&state, self.seed_pods, self.seed_namespaces)?;
-        seed_namespaces(&state, &self.namespaces)?;
+        seed_namespaces(&state, &self.namespaces, true)?;
         Ok(state)
     }
 }
 
-/// Creates these Namespaces, skipping those already there.
-fn seed_namespaces(state: &State, names: &[String]) -> Result<(), Error> {
+/// Creates these Namespaces, skipping those already there; with `pod_owners`, each new
+/// one gets the ReplicaSets fixture Pods name as their owners.
+fn seed_namespaces(state: &State, names: &[String], pod_owners: bool) -> Result<(), Error> {
     let seed_err = |source| Error::Seed {
         what: "namespaces".to_owned(),
         source: Box::new(source),
@@ -314,6 +320,12 @@ fn seed_namespaces(state: &State, names: &[String]) -> Result<(), Error> {
             fixtures::namespace(name),
             &WriteOptions::default(),
         ) {
+            Ok(_) if pod_owners => {
+                fixtures::seed_pod_owners(state, name).map_err(|source| Error::Seed {
+                    what: "replicasets.apps".to_owned(),
+                    source: Box::new(source),
+                })?;
+            }
             Ok(_) => {}
             Err(e) if e.code == 409 => {}
             Err(e) => return Err(seed_err(e)),
@@ -348,7 +360,12 @@ fn seed(state: &Arc<State>, pods: usize, namespaces: usize) -> Result<(), Error>
             )
             .map_err(seed_err("namespaces"))?;
     }
-    fixture_pods(state, 0..pods, namespaces).map_err(seed_err("pods"))
+    fixture_pods(state, 0..pods, namespaces).map_err(seed_err("pods"))?;
+    // The fixture Pods' ReplicaSets, so that the garbage collector finds their owners.
+    for n in &names {
+        fixtures::seed_pod_owners(state, n).map_err(seed_err("replicasets.apps"))?;
+    }
+    Ok(())
 }
 
 /// Writes fixture Pods `pod-{i}` for `i` in `range` into `ns-{i % namespaces}` in one

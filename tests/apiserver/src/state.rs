@@ -17,7 +17,7 @@ use crate::resource::ResourceSpec;
 use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Outcome, Store};
 use crate::validation::{data, objectmeta};
-use crate::{crd, defaults, gc, namespace_lifecycle, scale, strategy};
+use crate::{crd, defaults, gc, managed_fields, namespace_lifecycle, scale, strategy};
 
 /// What a bearer token may touch.
 #[derive(Clone)]
@@ -248,12 +248,18 @@ impl State {
             Some(ns) => meta.insert("namespace".into(), Value::String(ns.clone())),
             None => meta.remove("namespace"),
         };
+        let managed = match &opts.applied {
+            Some(applied) => Some(applied.clone()),
+            None => self.track_update(r, None, &body, Sub::Main, opts)?,
+        };
         strategy::prepare_create(&r.spec, &mut body)?;
         namespace_lifecycle::prepare_create(&r.spec, &mut body);
         if admits {
             defaults::prepare_create(&r.spec, &mut body, decoded)?;
-            objectmeta::validate_create(&r.spec, &body)?;
             crd::validate_create(r, &mut body)?;
+        }
+        if let Some(managed) = &managed {
+            managed_fields::set(&mut body, managed);
         }
         let key = object_key(namespace.as_deref(), &name);
         r.store
@@ -313,10 +319,15 @@ impl State {
                     if admits {
                         namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
                     }
-                    self.replace_defaulted(r, old, body, name, sub, opts.dry_run)
+                    let managed = self.track_update(r, Some(old), &body, sub, opts)?;
+                    let change = self.replace_defaulted(r, old, body, name, sub, opts.dry_run)?;
+                    Ok(with_managed_fields(change, managed.as_ref()))
                 }
                 None if sub == Sub::Main && r.spec.create_on_update => {
                     namespace_lifecycle::admit_create(self, &r.spec, namespace, name)?;
+                    if let Some(managed) = self.track_update(r, None, &body, sub, opts)? {
+                        managed_fields::set(&mut body, &managed);
+                    }
                     strategy::prepare_create(&r.spec, &mut body)?;
                     if admits {
                         defaults::prepare_create(&r.spec, &mut body, decoded)?;
@@ -362,9 +373,81 @@ impl State {
                 patch.apply(&mut value)?;
                 self.decode(r, &mut value, opts)?;
                 check_name(&value, name, namespace)?;
-                self.replace_defaulted(r, old, value, name, sub, opts.dry_run)
+                let managed = self.track_update(r, Some(old), &value, sub, opts)?;
+                let change = self.replace_defaulted(r, old, value, name, sub, opts.dry_run)?;
+                Ok(with_managed_fields(change, managed.as_ref()))
             })
             .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
+    }
+
+    /// Server-side apply (PATCH with `application/apply-patch+yaml`) of `config` to the
+    /// object or, with [`Sub::Status`], its `status`: merged into the stored object and
+    /// written as a patch would be, or created when the object does not exist (not
+    /// through `status`). The manager is `opts.manager`, which the request must name.
+    pub fn apply(
+        &self,
+        r: &Resolved,
+        namespace: Option<&str>,
+        name: &str,
+        config: &Value,
+        sub: Sub,
+        opts: &WriteOptions,
+    ) -> Result<(Outcome, Arc<Obj>), StatusError> {
+        let manager = opts.manager.as_deref().unwrap_or_default();
+        let namespace = request_namespace(&r.spec, namespace);
+        let key = object_key(namespace, name);
+        if sub == Sub::Main && r.store.get(&key).is_none() {
+            let applied =
+                managed_fields::apply(self, &r.spec, None, config, sub, manager, opts.force)?;
+            check_name(&applied.object, name, namespace)?;
+            let create = WriteOptions {
+                applied: Some(applied.managed_fields),
+                ..opts.clone()
+            };
+            let obj = self.create(r, namespace, applied.object, &create)?;
+            return Ok((Outcome::Created, obj));
+        }
+        r.store
+            .write(&self.clock, &key, opts.dry_run, |existing| {
+                let old = existing
+                    .ok_or_else(|| StatusError::not_found(&r.spec.group, &r.spec.plural, name))?;
+                if self.admits(r) {
+                    namespace_lifecycle::admit_update(self, &r.spec, namespace)?;
+                }
+                let live = old.to_value()?;
+                let applied = managed_fields::apply(
+                    self,
+                    &r.spec,
+                    Some(&live),
+                    config,
+                    sub,
+                    manager,
+                    opts.force,
+                )?;
+                let mut value = applied.object;
+                self.decode(r, &mut value, opts)?;
+                check_name(&value, name, namespace)?;
+                let change = self.replace_defaulted(r, old, value, name, sub, opts.dry_run)?;
+                Ok(with_managed_fields(change, Some(&applied.managed_fields)))
+            })
+            .and_then(|(outcome, obj)| self.after_write(r, opts.dry_run, outcome, obj))
+    }
+
+    /// The `managedFields` a create (`live` is `None`), update or patch through the API
+    /// leaves (`None` for in-process writes, which keep what the object carries).
+    fn track_update(
+        &self,
+        r: &Resolved,
+        live: Option<&Arc<Obj>>,
+        new: &Value,
+        sub: Sub,
+        opts: &WriteOptions,
+    ) -> Result<Option<Value>, StatusError> {
+        let Some(manager) = &opts.manager else {
+            return Ok(None);
+        };
+        let live = live.map(|o| o.to_value()).transpose()?;
+        managed_fields::after_update(self, &r.spec, live.as_ref(), new, sub, manager).map(Some)
     }
 
     /// The object's `autoscaling/v1` `Scale` (GET on the `scale` subresource).
@@ -587,6 +670,30 @@ pub(crate) struct WriteOptions {
     pub field_validation: crd::FieldValidation,
     /// Warnings for the response's `Warning` headers.
     pub warnings: crd::Warnings,
+    /// The manager `managedFields` record the write under (the `fieldManager`, else the
+    /// User-Agent's prefix); `None` for in-process writes, which keep the object's
+    /// `managedFields` as given.
+    pub manager: Option<String>,
+    /// `force` of an apply: take over the fields of conflicting managers.
+    pub force: bool,
+    /// The `managedFields` of an apply that creates the object (its create records
+    /// these instead of an `Update` entry).
+    pub applied: Option<Value>,
+}
+
+/// `change` with `managed` as the stored object's `managedFields`.
+fn with_managed_fields(change: Change, managed: Option<&Value>) -> Change {
+    match (change, managed) {
+        (Change::Put(mut v), Some(m)) => {
+            managed_fields::set(&mut v, m);
+            Change::Put(v)
+        }
+        (Change::DeleteAnswering(mut v), Some(m)) => {
+            managed_fields::set(&mut v, m);
+            Change::DeleteAnswering(v)
+        }
+        (change, _) => change,
+    }
 }
 
 /// The parts of `DeleteOptions` this server acts on.
@@ -690,7 +797,8 @@ fn replace(
             let mut new = new;
             strategy::prepare_update(spec, &old_value, &mut new, name)?;
             namespace_lifecycle::prepare_update(spec, &old_value, &mut new);
-            if admits {
+            // A custom resource's metadata is checked with its schema, in one answer.
+            if admits && spec.schema.is_none() {
                 objectmeta::validate_update(spec, &old_value, &new)?;
             }
             new

@@ -17,6 +17,7 @@ pub(crate) enum ErrorType {
     TooLong,
     TooMany,
     Forbidden,
+    NotFound,
 }
 
 impl ErrorType {
@@ -31,6 +32,7 @@ impl ErrorType {
             Self::TooLong => "FieldValueTooLong",
             Self::TooMany => "FieldValueTooMany",
             Self::Forbidden => "FieldValueForbidden",
+            Self::NotFound => "FieldValueNotFound",
         }
     }
 
@@ -44,6 +46,7 @@ impl ErrorType {
             Self::TooLong => "Too long",
             Self::TooMany => "Too many",
             Self::Forbidden => "Forbidden",
+            Self::NotFound => "Not found",
         }
     }
 
@@ -65,6 +68,10 @@ pub(crate) struct FieldError {
     /// The bad value as Go's `%#v` prints it, when it is a Go struct (no JSON
     /// rendering applies then).
     pub go_struct: Option<String>,
+    /// The whole `ErrorBody`, for an error another validator already rendered.
+    rendered: Option<String>,
+    /// `field.OmitValueType`: the body names the error type without a value.
+    omit_value: bool,
 }
 
 impl FieldError {
@@ -80,7 +87,38 @@ impl FieldError {
             value,
             detail: detail.into(),
             go_struct: None,
+            rendered: None,
+            omit_value: false,
         }
+    }
+
+    /// An error another validator rendered as `ErrorBody` (`Invalid value: "x": ...`), its
+    /// type read back from the words the body starts with.
+    pub fn rendered(field: impl Into<String>, body: String) -> Self {
+        const TYPES: [ErrorType; 9] = [
+            ErrorType::Required,
+            ErrorType::NotSupported,
+            ErrorType::TooLong,
+            ErrorType::Forbidden,
+            ErrorType::Duplicate,
+            ErrorType::NotFound,
+            ErrorType::TooMany,
+            ErrorType::Invalid,
+            ErrorType::TypeInvalid,
+        ];
+        let kind = TYPES
+            .into_iter()
+            .find(|t| body.starts_with(t.words()))
+            .unwrap_or(ErrorType::Invalid);
+        let mut e = Self::new(kind, field, Value::Null, "");
+        e.rendered = Some(body);
+        e
+    }
+
+    /// The error without its bad value (`field.OmitValueType{}`).
+    pub fn omitting_value(mut self) -> Self {
+        self.omit_value = true;
+        self
     }
 
     /// `field.Required(path, "")`.
@@ -106,7 +144,10 @@ impl FieldError {
 
     /// The message without the field (`ErrorBody`), the `StatusCause.message`.
     pub fn body(&self) -> String {
-        let mut s = if self.kind.omits_value() {
+        if let Some(body) = &self.rendered {
+            return body.clone();
+        }
+        let mut s = if self.kind.omits_value() || self.omit_value {
             self.kind.words().to_owned()
         } else {
             let value = match &self.go_struct {

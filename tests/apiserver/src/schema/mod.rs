@@ -244,7 +244,10 @@ impl Schema {
             _ => None,
         };
         s.list_map_keys = strings(map.get("x-kubernetes-list-map-keys"));
-        s.rules = self::cel::compile_rules(map.get("x-kubernetes-validations"), path, errs);
+        let root = path.ends_with("openAPIV3Schema");
+        let rules =
+            self::cel::compile_rules(map.get("x-kubernetes-validations"), path, &s, root, errs);
+        s.rules = rules;
         s
     }
 

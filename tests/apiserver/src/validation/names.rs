@@ -1,6 +1,7 @@
-//! The string formats of apimachinery's `pkg/util/validation` (Kubernetes 1.33): DNS
-//! subdomains and labels, qualified names, label values and config keys, each returning
-//! the real messages, in the real order, for what is wrong with a value (none when valid).
+//! The string formats of apimachinery's `pkg/util/validation` and `pkg/api/validate/content`
+//! (Kubernetes 1.37): DNS subdomains and labels, qualified names (label keys), label
+//! values and config keys, each returning the real messages, in the real order, for what
+//! is wrong with a value (none when valid).
 
 /// `dns1123LabelFmt`.
 const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -23,9 +24,15 @@ pub(crate) const DNS1123_SUBDOMAIN_MAX: usize = 253;
 /// The longest DNS label, qualified-name name part and label value.
 pub(crate) const LABEL_MAX: usize = 63;
 
-/// `MaxLenError`.
+/// `MaxLenError` of `pkg/util/validation` (names, config keys).
 fn max_len(n: usize) -> String {
     format!("must be no more than {n} characters")
+}
+
+/// `MaxLenError` of `pkg/api/validate/content`, which label keys and values (and the
+/// prefix of a label key, a subdomain checked there) have used since 1.35.
+fn max_bytes(n: usize) -> String {
+    format!("must be no more than {n} bytes")
 }
 
 /// `RegexError`: the message, then the examples and the regex in Go's exact layout (its
@@ -100,13 +107,17 @@ pub(crate) fn dns1123_subdomain(value: &str) -> Vec<String> {
         errs.push(max_len(DNS1123_SUBDOMAIN_MAX));
     }
     if !matches_dns1123_subdomain(value) {
-        errs.push(regex_error(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-            DNS1123_SUBDOMAIN_FMT,
-            &["example.com"],
-        ));
+        errs.push(subdomain_regex_error());
     }
     errs
+}
+
+fn subdomain_regex_error() -> String {
+    regex_error(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        &["example.com"],
+    )
 }
 
 /// `IsDNS1035Label`.
@@ -127,8 +138,8 @@ pub(crate) fn dns1035_label(value: &str) -> Vec<String> {
     errs
 }
 
-/// `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name part of at
-/// most 63 characters.
+/// `IsQualifiedName`, since 1.35 `content.IsLabelKey`: an optional DNS-subdomain prefix
+/// and `/`, then a name part of at most 63 bytes.
 pub(crate) fn qualified_name(value: &str) -> Vec<String> {
     let name_regex = || {
         regex_error(
@@ -145,17 +156,18 @@ pub(crate) fn qualified_name(value: &str) -> Vec<String> {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_owned());
             } else {
-                errs.extend(
-                    dns1123_subdomain(prefix)
-                        .into_iter()
-                        .map(|m| format!("prefix part {m}")),
-                );
+                if prefix.len() > DNS1123_SUBDOMAIN_MAX {
+                    errs.push(format!("prefix part {}", max_bytes(DNS1123_SUBDOMAIN_MAX)));
+                }
+                if !matches_dns1123_subdomain(prefix) {
+                    errs.push(format!("prefix part {}", subdomain_regex_error()));
+                }
             }
             *name
         }
         _ => {
             errs.push(format!(
-                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                 name_regex()
             ));
             return errs;
@@ -164,7 +176,7 @@ pub(crate) fn qualified_name(value: &str) -> Vec<String> {
     if name.is_empty() {
         errs.push("name part must be non-empty".to_owned());
     } else if name.len() > LABEL_MAX {
-        errs.push(format!("name part {}", max_len(LABEL_MAX)));
+        errs.push(format!("name part {}", max_bytes(LABEL_MAX)));
     }
     if !matches_qualified_name(name) {
         errs.push(format!("name part {}", name_regex()));
@@ -172,11 +184,11 @@ pub(crate) fn qualified_name(value: &str) -> Vec<String> {
     errs
 }
 
-/// `IsValidLabelValue`: empty, or a qualified name's name part.
+/// `IsValidLabelValue` (`content.IsLabelValue`): empty, or a label key's name part.
 pub(crate) fn label_value(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > LABEL_MAX {
-        errs.push(max_len(LABEL_MAX));
+        errs.push(max_bytes(LABEL_MAX));
     }
     if !value.is_empty() && !matches_qualified_name(value) {
         errs.push(regex_error(
@@ -518,10 +530,23 @@ mod tests {
             vec!["name part must be non-empty", name_err]
         );
         assert_eq!(qualified_name("/a"), vec!["prefix part must be non-empty"]);
-        assert_eq!(qualified_name("a/b/c"), vec!["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]);
+        assert_eq!(qualified_name("a/b/c"), vec!["a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]);
         assert_eq!(
             qualified_name("Example.com/a"),
             vec![format!("prefix part {SUBDOMAIN_ERR}")]
+        );
+        // Label keys count bytes (content.MaxLenError), names count characters.
+        assert_eq!(
+            qualified_name(&"a".repeat(64)),
+            vec!["name part must be no more than 63 bytes"]
+        );
+        assert_eq!(
+            qualified_name(&format!("{}/b", "a".repeat(254))),
+            vec!["prefix part must be no more than 253 bytes"]
+        );
+        assert_eq!(
+            label_value(&"a".repeat(64)),
+            vec!["must be no more than 63 bytes"]
         );
     }
 

@@ -1,4 +1,4 @@
-//! `metadata` validation on writes, as kube-apiserver (1.33) runs it: the registry
+//! `metadata` validation on writes, as kube-apiserver (1.37) runs it: the registry
 //! strategy's `ValidateObjectMeta` (apimachinery's, wrapped by `pkg/apis/core/validation`
 //! for built-ins) on create, and on update `rest.BeforeUpdate`'s common checks followed by
 //! the strategy's `ValidateObjectMetaUpdate`, each field error with its real text and in
@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use super::data;
 use super::names::{self, NameRule};
 use crate::resource::ResourceSpec;
-use crate::schema::field::go_json_string;
 pub(crate) use crate::schema::field::go_quote;
+use crate::schema::field::{go_json_string, FieldError as SchemaFieldError};
 use crate::status::StatusError;
 
 /// `TotalAnnotationSizeLimitB`: keys and values together.
@@ -30,6 +30,11 @@ fn invalid(field: &str, value: &str, detail: &str) -> FieldError {
     )
 }
 
+/// `field.Required` with a detail.
+fn required(field: &str, detail: &str) -> FieldError {
+    (field.to_owned(), format!("Required value: {detail}"))
+}
+
 /// `field.Invalid` for a string value (`%q`).
 fn invalid_str(field: &str, value: &str, detail: &str) -> FieldError {
     invalid(field, &go_quote(value), detail)
@@ -47,7 +52,7 @@ pub(crate) fn name_rule(spec: &ResourceSpec) -> NameRule {
 /// Built-in resources validate through `pkg/apis/core/validation`, which adds a check of
 /// finalizer names; custom resources only get warnings for those.
 fn is_builtin(spec: &ResourceSpec) -> bool {
-    // The API groups kube-apiserver 1.33 serves itself whose strategies use the core
+    // The API groups kube-apiserver 1.37 serves itself whose strategies use the core
     // wrapper (CRDs and APIServices validate with apimachinery's own).
     const GROUPS: [&str; 20] = [
         "",
@@ -78,6 +83,17 @@ fn is_builtin(spec: &ResourceSpec) -> bool {
 /// object about to be created, after name generation and the strategy's
 /// `PrepareForCreate`: 422 `Invalid` listing every field error.
 pub(crate) fn validate_create(spec: &ResourceSpec, obj: &Value) -> Result<(), StatusError> {
+    let errs = all_create_errors(spec, obj);
+    finish(spec, object_name(obj), errs)
+}
+
+/// The field errors [`validate_create`] reports, for a validator that adds its own after
+/// them in the same answer (a custom resource's schema).
+pub(crate) fn create_field_errors(spec: &ResourceSpec, obj: &Value) -> Vec<SchemaFieldError> {
+    to_field_errors(all_create_errors(spec, obj))
+}
+
+fn all_create_errors(spec: &ResourceSpec, obj: &Value) -> Vec<FieldError> {
     let empty = Map::new();
     let meta = obj
         .get("metadata")
@@ -88,7 +104,21 @@ pub(crate) fn validate_create(spec: &ResourceSpec, obj: &Value) -> Result<(), St
     errs.extend(resource_errors(spec, obj, name));
     errs.extend(data::errors(spec, obj));
     errs.extend(super::builtins::create_errors(spec, obj));
-    finish(spec, name, errs)
+    errs
+}
+
+fn object_name(obj: &Value) -> &str {
+    obj.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// Rendered errors as the schema validator's field errors, their type read back from the
+/// words `ErrorBody` starts with.
+fn to_field_errors(errs: Vec<FieldError>) -> Vec<SchemaFieldError> {
+    errs.into_iter()
+        .map(|(field, body)| SchemaFieldError::rendered(field, body))
+        .collect()
 }
 
 /// The strategy's `ValidateObjectMeta` (with the core wrapper's finalizer check for
@@ -143,6 +173,21 @@ pub(crate) fn validate_update(
     old: &Value,
     new: &Value,
 ) -> Result<(), StatusError> {
+    let errs = all_update_errors(spec, old, new);
+    finish(spec, object_name(new), errs)
+}
+
+/// The field errors [`validate_update`] reports, for a validator that adds its own after
+/// them in the same answer (a custom resource's schema).
+pub(crate) fn update_field_errors(
+    spec: &ResourceSpec,
+    old: &Value,
+    new: &Value,
+) -> Vec<SchemaFieldError> {
+    to_field_errors(all_update_errors(spec, old, new))
+}
+
+fn all_update_errors(spec: &ResourceSpec, old: &Value, new: &Value) -> Vec<FieldError> {
     let empty = Map::new();
     let meta = new
         .get("metadata")
@@ -177,7 +222,7 @@ pub(crate) fn validate_update(
         errs.extend(data::errors(spec, new));
     }
     errs.extend(super::builtins::update_errors(spec, old, new));
-    finish(spec, name, errs)
+    errs
 }
 
 fn finish(spec: &ResourceSpec, name: &str, errs: Vec<FieldError>) -> Result<(), StatusError> {
@@ -318,7 +363,8 @@ impl<'a> OwnerRef<'a> {
     }
 }
 
-/// `ValidateOwnerReferences` (1.33: errors name `metadata.ownerReferences`, not an index).
+/// `ValidateOwnerReferences` (1.37: each reference's errors at its index, missing
+/// fields `Required`, an `apiVersion` that does not parse as a group-version `Invalid`).
 fn owner_reference_errors(meta: &Map<String, Value>) -> Vec<FieldError> {
     const FIELD: &str = "metadata.ownerReferences";
     let Some(list) = meta.get("ownerReferences").and_then(Value::as_array) else {
@@ -327,38 +373,25 @@ fn owner_reference_errors(meta: &Map<String, Value>) -> Vec<FieldError> {
     let refs: Vec<OwnerRef<'_>> = list.iter().map(OwnerRef::from).collect();
     let mut errs = Vec::new();
     let mut first_controller: Option<String> = None;
-    for r in &refs {
-        if r.version().is_empty() {
+    for (i, r) in refs.iter().enumerate() {
+        let at = format!("{FIELD}[{i}]");
+        if r.api_version.is_empty() {
+            errs.push(required(&format!("{at}.apiVersion"), "must not be empty"));
+        } else if r.version().is_empty() {
             errs.push(invalid_str(
-                &format!("{FIELD}.apiVersion"),
+                &format!("{at}.apiVersion"),
                 r.api_version,
-                "version must not be empty",
+                "must be <group>/<version> or <version>",
             ));
         }
-        if r.kind.is_empty() {
-            errs.push(invalid_str(
-                &format!("{FIELD}.kind"),
-                r.kind,
-                "kind must not be empty",
-            ));
-        }
-        if r.name.is_empty() {
-            errs.push(invalid_str(
-                &format!("{FIELD}.name"),
-                r.name,
-                "name must not be empty",
-            ));
-        }
-        if r.uid.is_empty() {
-            errs.push(invalid_str(
-                &format!("{FIELD}.uid"),
-                r.uid,
-                "uid must not be empty",
-            ));
+        for (field, value) in [("kind", r.kind), ("name", r.name), ("uid", r.uid)] {
+            if value.is_empty() {
+                errs.push(required(&format!("{at}.{field}"), "must not be empty"));
+            }
         }
         if r.group().is_empty() && r.version() == "v1" && r.kind == "Event" {
             errs.push(invalid(
-                FIELD,
+                &at,
                 &r.go_json(),
                 "/v1, Kind=Event is disallowed from being an owner",
             ));

@@ -172,9 +172,9 @@ async fn labels_annotations_owners_and_finalizers_are_checked_in_the_real_order(
                 &format!("Invalid value: \"example.com/\": {QUALIFIED}"),
             ),
             (
-                INVALID,
-                "metadata.ownerReferences.apiVersion",
-                "Invalid value: \"\": version must not be empty",
+                "FieldValueRequired",
+                "metadata.ownerReferences[1].apiVersion",
+                "Required value: must not be empty",
             ),
             (
                 INVALID,
@@ -190,6 +190,74 @@ async fn labels_annotations_owners_and_finalizers_are_checked_in_the_real_order(
                 INVALID,
                 "metadata.finalizers[0]",
                 "Invalid value: \"mine\": name is neither a standard finalizer name nor is it fully qualified",
+            ),
+        ],
+    );
+    assert_eq!((code, got), (422, want));
+}
+
+#[tokio::test]
+async fn owner_references_are_checked_one_by_one_with_the_1_37_texts() {
+    let server = TestApiServer::builder().start().await.unwrap();
+    let body = config_map(json!({
+        "name": "c",
+        "ownerReferences": [
+            {"apiVersion": "apps/v1/extra", "kind": "", "name": "a", "uid": ""},
+            {"apiVersion": "v1", "kind": "Event", "name": "e", "uid": "1"},
+        ],
+    }));
+    let (code, got) = post(&server, "/api/v1/namespaces/default/configmaps", &body).await;
+    let required = "FieldValueRequired";
+    let want = invalid(
+        "ConfigMap",
+        "",
+        "c",
+        &[
+            (
+                INVALID,
+                "metadata.ownerReferences[0].apiVersion",
+                "Invalid value: \"apps/v1/extra\": must be <group>/<version> or <version>",
+            ),
+            (
+                required,
+                "metadata.ownerReferences[0].kind",
+                "Required value: must not be empty",
+            ),
+            (
+                required,
+                "metadata.ownerReferences[0].uid",
+                "Required value: must not be empty",
+            ),
+            (
+                INVALID,
+                "metadata.ownerReferences[1]",
+                r#"Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"1"}: /v1, Kind=Event is disallowed from being an owner"#,
+            ),
+        ],
+    );
+    assert_eq!((code, got), (422, want));
+}
+
+#[tokio::test]
+async fn label_keys_and_values_count_bytes() {
+    let server = TestApiServer::builder().start().await.unwrap();
+    let long = "a".repeat(64);
+    let body = config_map(json!({"name": "c", "labels": {long.clone(): long.clone()}}));
+    let (code, got) = post(&server, "/api/v1/namespaces/default/configmaps", &body).await;
+    let want = invalid(
+        "ConfigMap",
+        "",
+        "c",
+        &[
+            (
+                INVALID,
+                "metadata.labels",
+                &format!("Invalid value: \"{long}\": name part must be no more than 63 bytes"),
+            ),
+            (
+                INVALID,
+                "metadata.labels",
+                &format!("Invalid value: \"{long}\": must be no more than 63 bytes"),
             ),
         ],
     );

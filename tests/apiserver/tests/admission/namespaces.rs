@@ -209,12 +209,12 @@ async fn deleting_a_namespace_terminates_it_and_the_controller_removes_it_when_e
         )
         .unwrap();
     let rv = server.resource_version();
-    let mut ns_watch = Watch::open(
+    let mut ns_watch = Watch::open_ok(
         &server,
         &format!("/api/v1/namespaces?watch=1&resourceVersion={rv}"),
     )
     .await;
-    let mut cm_watch = Watch::open(
+    let mut cm_watch = Watch::open_ok(
         &server,
         &format!("/api/v1/configmaps?watch=1&resourceVersion={rv}"),
     )
@@ -226,14 +226,14 @@ async fn deleting_a_namespace_terminates_it_and_the_controller_removes_it_when_e
     assert_eq!(ns["status"]["phase"], "Terminating");
     assert!(ns["metadata"]["deletionTimestamp"].is_string(), "{ns}");
     assert_eq!(ns["spec"]["finalizers"], json!(["kubernetes"]));
-    let e = ns_watch.next().await;
+    let e = ns_watch.next_event().await;
     assert_eq!(event_of(&e), ("MODIFIED".into(), "shop".into()));
     assert_eq!(e["object"]["status"]["phase"], "Terminating");
 
     // The controller deletes the content; what a finalizer holds stays, marked.
     let mut seen = Vec::new();
     for _ in 0..3 {
-        seen.push(event_of(&cm_watch.next().await));
+        seen.push(event_of(&cm_watch.next_event().await));
     }
     seen.sort();
     assert_eq!(
@@ -327,13 +327,13 @@ async fn deleting_a_namespace_terminates_it_and_the_controller_removes_it_when_e
     .await;
     assert_eq!(code, 200, "{released}");
     assert_eq!(
-        event_of(&cm_watch.next().await),
+        event_of(&cm_watch.next_event().await),
         ("DELETED".into(), "held".into())
     );
-    let e = ns_watch.next().await;
+    let e = ns_watch.next_event().await;
     assert_eq!(event_of(&e), ("MODIFIED".into(), "shop".into()));
     assert_eq!(e["object"]["spec"], json!({"finalizers": []}));
-    let e = ns_watch.next().await;
+    let e = ns_watch.next_event().await;
     assert_eq!(event_of(&e), ("DELETED".into(), "shop".into()));
 
     let (code, got) = get(&server, "/api/v1/namespaces/shop").await;
@@ -432,7 +432,7 @@ async fn a_namespace_goes_only_when_its_spec_finalizers_are_gone_too() {
     held["metadata"]["finalizers"] = json!(["example.com/hold"]);
     server.create("configmaps", Some("team"), held).unwrap();
     let rv = server.resource_version();
-    let mut cm_watch = Watch::open(
+    let mut cm_watch = Watch::open_ok(
         &server,
         &format!("/api/v1/configmaps?watch=1&resourceVersion={rv}"),
     )
@@ -441,7 +441,7 @@ async fn a_namespace_goes_only_when_its_spec_finalizers_are_gone_too() {
     assert_eq!(code, 200);
     // The controller has marked the held object: the namespace keeps `kubernetes`.
     assert_eq!(
-        event_of(&cm_watch.next().await),
+        event_of(&cm_watch.next_event().await),
         ("MODIFIED".into(), "held".into())
     );
     let release = json!({"metadata": {"finalizers": null}});
@@ -461,7 +461,7 @@ async fn a_namespace_goes_only_when_its_spec_finalizers_are_gone_too() {
         (200, &json!("Terminating"))
     );
 
-    let mut ns_watch = Watch::open(
+    let mut ns_watch = Watch::open_ok(
         &server,
         &format!(
             "/api/v1/namespaces?watch=1&resourceVersion={}",
@@ -479,11 +479,11 @@ async fn a_namespace_goes_only_when_its_spec_finalizers_are_gone_too() {
     .await;
     assert_eq!(code, 200);
     assert_eq!(
-        event_of(&ns_watch.next().await),
+        event_of(&ns_watch.next_event().await),
         ("MODIFIED".into(), "team".into())
     );
     assert_eq!(
-        event_of(&ns_watch.next().await),
+        event_of(&ns_watch.next_event().await),
         ("DELETED".into(), "team".into())
     );
 }

@@ -187,14 +187,12 @@ async fn merge_patch_and_delete_behave_like_the_real_server() {
     let (code, status) = send(&server, Method::PATCH, path, MERGE, stale).await;
     assert_eq!(code, 409);
     assert_status(&status, 409, "Conflict");
-    for unsupported in ["application/apply-patch+yaml", "text/plain"] {
-        let (code, status) = send(&server, Method::PATCH, path, unsupported, "{}").await;
-        assert_eq!(code, 415, "{unsupported}");
-        assert_eq!(
-            assert_status(&status, 415, "UnsupportedMediaType"),
-            "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"
-        );
-    }
+    let (code, status) = send(&server, Method::PATCH, path, "text/plain", "{}").await;
+    assert_eq!(code, 415);
+    assert_eq!(
+        assert_status(&status, 415, "UnsupportedMediaType"),
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"
+    );
     let (code, status) = send(
         &server,
         Method::PATCH,

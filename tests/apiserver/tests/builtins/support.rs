@@ -1,18 +1,13 @@
-//! A plain HTTP client and the expected `Status` bodies.
+//! The shared helpers ([`shared`]), requests with JSON bodies and defaulted objects.
 
 use serde_json::{json, Value};
 use test_apiserver::{RunningServer, TestApiServer};
 
-pub const JSON: &str = "application/json";
+#[allow(dead_code)] // Each suite uses a part of the shared helpers.
+#[path = "../support/mod.rs"]
+mod shared;
 
-fn client() -> reqwest::Client {
-    // reqwest is built without a default TLS provider; plain HTTP still needs one chosen.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .expect("client")
-}
+pub use shared::*;
 
 /// A server with the namespace `shop`.
 pub async fn server() -> RunningServer {
@@ -31,20 +26,7 @@ pub async fn send(
     path: &str,
     body: &Value,
 ) -> (u16, Value) {
-    let mut req = client().request(method, format!("{}{path}", server.url()));
-    if !body.is_null() {
-        req = req.header("content-type", JSON).body(body.to_string());
-    }
-    let resp = req.send().await.expect("request");
-    let code = resp.status().as_u16();
-    let bytes = resp.bytes().await.expect("body");
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-        panic!(
-            "{path}: body is not JSON ({e}): {}",
-            String::from_utf8_lossy(&bytes)
-        )
-    });
-    (code, v)
+    shared::send(server, method, path, JSON, body).await
 }
 
 pub async fn post(server: &RunningServer, path: &str, body: &Value) -> (u16, Value) {
@@ -63,56 +45,19 @@ pub async fn delete(server: &RunningServer, path: &str) -> (u16, Value) {
     send(server, reqwest::Method::DELETE, path, &Value::Null).await
 }
 
-/// `obj` with the server-owned metadata (uid, resourceVersion, creationTimestamp) that
-/// `stored` has, for whole-object comparisons.
+/// `obj` with the server-owned metadata (uid, resourceVersion, creationTimestamp,
+/// managedFields, which the `apply` suite checks) that `stored` has, for whole-object
+/// comparisons.
 pub fn with_server_fields(mut obj: Value, stored: &Value) -> Value {
-    for field in ["uid", "resourceVersion", "creationTimestamp"] {
+    for field in [
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "managedFields",
+    ] {
         obj["metadata"][field] = stored["metadata"][field].clone();
     }
     obj
-}
-
-/// The 422 `Invalid` of `kind "name"` (`group` empty for the core group) with these
-/// `(reason, field, message)` causes, as `errors.NewInvalid` makes it.
-pub fn invalid(kind: &str, group: &str, name: &str, causes: &[(&str, &str, &str)]) -> Value {
-    let mut lines: Vec<String> = Vec::new();
-    for (_, field, msg) in causes {
-        let line = format!("{field}: {msg}");
-        if !lines.contains(&line) {
-            lines.push(line);
-        }
-    }
-    let list = if lines.len() == 1 {
-        lines[0].clone()
-    } else {
-        format!("[{}]", lines.join(", "))
-    };
-    let qualified = if group.is_empty() {
-        kind.to_owned()
-    } else {
-        format!("{kind}.{group}")
-    };
-    let mut details = json!({
-        "name": name,
-        "kind": kind,
-        "causes": causes
-            .iter()
-            .map(|(reason, field, msg)| json!({"reason": reason, "message": msg, "field": field}))
-            .collect::<Vec<_>>(),
-    });
-    if !group.is_empty() {
-        details["group"] = json!(group);
-    }
-    json!({
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure",
-        "message": format!("{qualified} \"{name}\" is invalid: {list}"),
-        "reason": "Invalid",
-        "details": details,
-        "code": 422,
-    })
 }
 
 /// The defaulted form of a container `{name, image}` whose image has a tag.

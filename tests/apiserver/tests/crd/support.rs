@@ -1,61 +1,18 @@
-//! Helpers: raw HTTP with the answer's code, `Warning` headers and JSON body; the
-//! Widget CRD the focused tests use.
+//! The shared helpers ([`shared`]), short requests and the Widget CRD the focused tests
+//! use.
 
 use reqwest::Method;
 use serde_json::{json, Value};
 use test_apiserver::{RunningServer, TestApiServer};
 
+#[allow(dead_code)] // Each suite uses a part of the shared helpers.
+#[path = "../support/mod.rs"]
+mod shared;
+
+pub use shared::*;
+
 pub const WIDGETS: &str = "/apis/example.com/v1/namespaces/default/widgets";
 pub const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-
-/// An answer: status code, `Warning` header values, JSON body.
-pub struct Reply {
-    pub code: u16,
-    pub warnings: Vec<String>,
-    pub body: Value,
-}
-
-pub fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .expect("client")
-}
-
-/// Sends `method path` with `body` (JSON unless `content_type` says otherwise).
-pub async fn call(
-    server: &RunningServer,
-    method: Method,
-    path: &str,
-    content_type: &str,
-    body: Option<&Value>,
-) -> Reply {
-    let mut req = client().request(method, format!("{}{path}", server.url()));
-    if let Some(b) = body {
-        req = req.header("content-type", content_type).body(b.to_string());
-    }
-    let resp = req.send().await.expect("request");
-    let code = resp.status().as_u16();
-    let warnings = resp
-        .headers()
-        .get_all("warning")
-        .iter()
-        .map(|v| v.to_str().expect("ascii warning").to_owned())
-        .collect();
-    let bytes = resp.bytes().await.expect("body");
-    let body = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-        panic!(
-            "{path}: not JSON ({e}): {}",
-            String::from_utf8_lossy(&bytes)
-        )
-    });
-    Reply {
-        code,
-        warnings,
-        body,
-    }
-}
 
 pub async fn get(server: &RunningServer, path: &str) -> Reply {
     call(server, Method::GET, path, "", None).await
@@ -87,32 +44,6 @@ pub async fn delete(server: &RunningServer, path: &str) -> Reply {
 /// The 422 `Status` of `errors.NewInvalid` for a Widget named `name`.
 pub fn widget_invalid(name: &str, causes: &[(&str, &str, &str)]) -> Value {
     invalid("Widget", "example.com", name, causes)
-}
-
-/// The 422 `Status` kube-apiserver sends for `causes` (reason, field, message body).
-pub fn invalid(kind: &str, group: &str, name: &str, causes: &[(&str, &str, &str)]) -> Value {
-    let mut seen: Vec<String> = Vec::new();
-    for (_, field, body) in causes {
-        let m = format!("{field}: {body}");
-        if !seen.contains(&m) {
-            seen.push(m);
-        }
-    }
-    let list = if seen.len() == 1 {
-        seen[0].clone()
-    } else {
-        format!("[{}]", seen.join(", "))
-    };
-    json!({
-        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-        "message": format!("{kind}.{group} \"{name}\" is invalid: {list}"),
-        "reason": "Invalid",
-        "details": {
-            "name": name, "group": group, "kind": kind,
-            "causes": causes.iter().map(|(reason, field, body)| json!({"reason": reason, "message": body, "field": field})).collect::<Vec<_>>(),
-        },
-        "code": 422,
-    })
 }
 
 /// A Widget in `default` with this `spec`.

@@ -328,6 +328,50 @@ async fn several_errors_come_in_one_answer_in_the_real_order() {
 }
 
 #[tokio::test]
+async fn metadata_and_schema_errors_come_in_one_answer_metadata_first() {
+    let server = widget_server().await;
+    let label = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    let mut body = widget("w", json!({"name": "abc", "size": 0}));
+    body["metadata"]["labels"] = json!({"tier": "-web"});
+    let answer = post(&server, WIDGETS, &body).await;
+    let causes = [
+        (
+            "FieldValueInvalid",
+            "metadata.labels",
+            format!("Invalid value: \"-web\": {label}"),
+        ),
+        (
+            "FieldValueInvalid",
+            "spec.size",
+            "Invalid value: 0: spec.size in body should be greater than or equal to 1".to_owned(),
+        ),
+    ];
+    let causes: Vec<(&str, &str, &str)> = causes
+        .iter()
+        .map(|(r, f, m)| (*r, *f, m.as_str()))
+        .collect();
+    assert_eq!(
+        (answer.code, answer.body),
+        (422, widget_invalid("w", &causes))
+    );
+
+    // An update checks the metadata (three times: `rest.ValidateUpdate`'s create and update
+    // passes, then the custom-resource strategy's update pass) and the schema in one
+    // answer too.
+    let made = post(&server, WIDGETS, &widget("w", json!({"name": "abc"}))).await;
+    assert_eq!(made.code, 201, "{}", made.body);
+    let mut bad = made.body.clone();
+    bad["metadata"]["labels"] = json!({"tier": "-web"});
+    bad["spec"]["size"] = json!(0);
+    let answer = put(&server, &format!("{WIDGETS}/w"), &bad).await;
+    let update_causes = [causes[0], causes[0], causes[0], causes[1]];
+    assert_eq!(
+        (answer.code, answer.body),
+        (422, widget_invalid("w", &update_causes))
+    );
+}
+
+#[tokio::test]
 async fn updates_patches_and_status_are_validated() {
     let server = widget_server().await;
     let made = post(&server, WIDGETS, &widget("w", json!({"name": "abc"})))

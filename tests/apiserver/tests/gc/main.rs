@@ -54,8 +54,10 @@ async fn background_deletes_the_owner_at_once_then_its_dependents_recursively() 
     }
     let unrelated = create(&server, PODS, pod("other", vec![])).await;
     let rv = current_rv(&server).await;
-    let mut rs_watch = Watch::open(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
-    let mut pod_watch = Watch::open(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
+    let mut rs_watch =
+        Watch::open_ok(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
+    let mut pod_watch =
+        Watch::open_ok(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
 
     let (code, answer) = delete(
         &server,
@@ -70,9 +72,9 @@ async fn background_deletes_the_owner_at_once_then_its_dependents_recursively() 
     );
     assert_eq!(get(&server, &format!("{DEPLOYS}/web")).await.0, 404);
 
-    let rs_events = rs_watch.take(1).await;
+    let rs_events = take(&mut rs_watch, 1).await;
     assert_eq!(names(&rs_events), [("DELETED", "web-1")]);
-    let pod_events = pod_watch.take(2).await;
+    let pod_events = take(&mut pod_watch, 2).await;
     assert_eq!(
         names(&pod_events),
         [("DELETED", "web-1-a"), ("DELETED", "web-1-b")]
@@ -107,8 +109,10 @@ async fn foreground_keeps_the_owner_until_blocking_dependents_are_gone() {
     create(&server, PODS, held).await;
     create(&server, PODS, pod("fg-free", vec![owner_ref(&rs, false)])).await;
     let rv = current_rv(&server).await;
-    let mut rs_watch = Watch::open(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
-    let mut pod_watch = Watch::open(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
+    let mut rs_watch =
+        Watch::open_ok(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
+    let mut pod_watch =
+        Watch::open_ok(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
 
     let (code, answer) = delete(
         &server,
@@ -121,9 +125,9 @@ async fn foreground_keeps_the_owner_until_blocking_dependents_are_gone() {
     assert!(answer["metadata"]["deletionTimestamp"].is_string());
     assert_eq!(answer["metadata"]["deletionGracePeriodSeconds"], 0);
 
-    let marked = rs_watch.take(1).await;
+    let marked = take(&mut rs_watch, 1).await;
     assert_eq!(names(&marked), [("MODIFIED", "fg")]);
-    let cascade = pod_watch.take(2).await;
+    let cascade = take(&mut pod_watch, 2).await;
     assert_eq!(
         names(&cascade),
         [("DELETED", "fg-free"), ("MODIFIED", "fg-held")]
@@ -144,9 +148,9 @@ async fn foreground_keeps_the_owner_until_blocking_dependents_are_gone() {
     )
     .await;
     assert_eq!(code, 200);
-    let released = pod_watch.take(1).await;
+    let released = take(&mut pod_watch, 1).await;
     assert_eq!(names(&released), [("DELETED", "fg-held")]);
-    let gone = rs_watch.take(1).await;
+    let gone = take(&mut rs_watch, 1).await;
     assert_eq!(names(&gone), [("DELETED", "fg")]);
     assert!(gone[0].2 > released[0].2);
 }
@@ -208,8 +212,10 @@ async fn orphan_strips_the_references_and_keeps_the_dependents() {
         .push(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "other-owner", "uid": other["metadata"]["uid"]}));
     create(&server, PODS, both).await;
     let rv = current_rv(&server).await;
-    let mut rs_watch = Watch::open(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
-    let mut pod_watch = Watch::open(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
+    let mut rs_watch =
+        Watch::open_ok(&server, &format!("{RSS}?watch=1&resourceVersion={rv}")).await;
+    let mut pod_watch =
+        Watch::open_ok(&server, &format!("{PODS}?watch=1&resourceVersion={rv}")).await;
 
     let (code, answer) = delete(
         &server,
@@ -221,13 +227,13 @@ async fn orphan_strips_the_references_and_keeps_the_dependents() {
     assert_eq!(finalizers(&answer), ["orphan"]);
     assert!(answer["metadata"]["deletionTimestamp"].is_string());
 
-    assert_eq!(names(&rs_watch.take(1).await), [("MODIFIED", "keep")]);
-    let stripped = pod_watch.take(2).await;
+    assert_eq!(names(&take(&mut rs_watch, 1).await), [("MODIFIED", "keep")]);
+    let stripped = take(&mut pod_watch, 2).await;
     assert_eq!(
         names(&stripped),
         [("MODIFIED", "keep-a"), ("MODIFIED", "keep-b")]
     );
-    let gone = rs_watch.take(1).await;
+    let gone = take(&mut rs_watch, 1).await;
     assert_eq!(names(&gone), [("DELETED", "keep")]);
     assert!(stripped.iter().all(|e| e.2 < gone[0].2));
 
@@ -314,16 +320,51 @@ async fn dependents_of_deleted_owners_are_collected_and_dangling_references_drop
         mixed["metadata"]["ownerReferences"][0]["uid"],
         alive["metadata"]["uid"]
     );
-    // A uid this server never issued is left alone unless the builder says otherwise.
-    let (code, _) = get(&server, &format!("{PODS}/unknown-owner")).await;
-    assert_eq!(code, 200);
+    // An owner with a uid this server never issued is absent too, as kube-controller-manager
+    // finds it absent by its live lookup.
+    wait_gone(&server, &format!("{PODS}/unknown-owner")).await;
 }
 
 #[tokio::test]
-async fn unknown_owners_and_owners_in_other_namespaces_are_absent_when_asked() {
+async fn fixture_pods_find_their_owners_in_the_seeded_namespaces() {
+    let server = TestApiServer::builder()
+        .seed_namespaces(2)
+        .start()
+        .await
+        .expect("server");
+    let ns1 = "/api/v1/namespaces/ns-1/pods";
+    for (name, i) in [("fixture-a", 0), ("fixture-b", 77)] {
+        create(&server, ns1, test_apiserver::fixtures::pod("ns-1", name, i)).await;
+    }
+    let owner = test_apiserver::fixtures::pod_owner_uid("ns-1", 77);
+    let (code, rs) = get(
+        &server,
+        "/apis/apps/v1/namespaces/ns-1/replicasets/app-27-7d4b9c8f6d",
+    )
+    .await;
+    assert_eq!((code, &rs["metadata"]["uid"]), (200, &json!(owner)), "{rs}");
+    // A fixture Pod in a namespace without its ReplicaSet is collected, as on a cluster;
+    // once it is gone, the Pods queued before it have been looked at (and kept).
+    create(
+        &server,
+        PODS,
+        test_apiserver::fixtures::pod("default", "fixture-c", 0),
+    )
+    .await;
+    wait_gone(&server, &format!("{PODS}/fixture-c")).await;
+    for name in ["fixture-a", "fixture-b"] {
+        assert_eq!(
+            get(&server, &format!("{ns1}/{name}")).await.0,
+            200,
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn unknown_owners_and_owners_in_other_namespaces_are_absent() {
     let server = TestApiServer::builder()
         .namespaces(["a", "b"])
-        .collect_unknown_owners(true)
         .start()
         .await
         .expect("server");
@@ -359,6 +400,25 @@ async fn unknown_owners_and_owners_in_other_namespaces_are_absent_when_asked() {
     wait_gone(&server, "/api/v1/namespaces/a/pods/cross").await;
     assert_eq!(get(&server, "/api/v1/namespaces/b/pods/same").await.0, 200);
     assert_eq!(get(&server, "/api/v1/nodes/node-1").await.0, 200);
+
+    // With the opt-out, a uid this server never issued is left alone; a deleted owner's
+    // dependents are still collected.
+    let server = TestApiServer::builder()
+        .collect_unknown_owners(false)
+        .start()
+        .await
+        .expect("server");
+    let gone_rs = create(&server, RSS, replica_set("gone", vec![])).await;
+    let mut made_up = owner_ref(&gone_rs, true);
+    made_up["name"] = json!("never");
+    made_up["uid"] = json!("00000000-0000-4000-8000-000000000000");
+    create(&server, PODS, pod("unknown-owner", vec![made_up])).await;
+    create(&server, PODS, pod("late", vec![owner_ref(&gone_rs, true)])).await;
+    delete(&server, &format!("{RSS}/gone"), Value::Null).await;
+    // Each pass of the collector takes every dependent queued so far: once the dependent
+    // of the deleted owner is gone, the one queued before it has been looked at and kept.
+    wait_gone(&server, &format!("{PODS}/late")).await;
+    assert_eq!(get(&server, &format!("{PODS}/unknown-owner")).await.0, 200);
 }
 
 #[tokio::test]

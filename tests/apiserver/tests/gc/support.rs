@@ -1,50 +1,16 @@
-//! A plain HTTP client, a watch reader and builders of owner/dependent objects.
+//! The shared helpers ([`shared`]), waits for the collector and builders of
+//! owner/dependent objects.
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use test_apiserver::RunningServer;
 
-/// Generous: only there so a broken server fails the test instead of hanging it.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+#[allow(dead_code)] // Each suite uses a part of the shared helpers.
+#[path = "../support/mod.rs"]
+mod shared;
 
-const JSON: &str = "application/json";
-pub const MERGE: &str = "application/merge-patch+json";
-
-fn client() -> reqwest::Client {
-    // reqwest is built without a default TLS provider; plain HTTP still needs one chosen.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .expect("client")
-}
-
-/// Sends `method path` with `body` (JSON, none when null): the status code and the answer.
-pub async fn send(
-    server: &RunningServer,
-    method: reqwest::Method,
-    path: &str,
-    content_type: &str,
-    body: &Value,
-) -> (u16, Value) {
-    let mut req = client().request(method, format!("{}{path}", server.url()));
-    if !body.is_null() {
-        req = req
-            .header("content-type", content_type)
-            .body(body.to_string());
-    }
-    let resp = req.send().await.expect("request");
-    let code = resp.status().as_u16();
-    let bytes = resp.bytes().await.expect("body");
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-        panic!(
-            "{path}: body is not JSON ({e}): {}",
-            String::from_utf8_lossy(&bytes)
-        )
-    });
-    (code, v)
-}
+pub use shared::*;
 
 /// POSTs `body` and returns the created object (asserting a 201).
 pub async fn create(server: &RunningServer, path: &str, body: Value) -> Value {
@@ -142,52 +108,14 @@ pub fn pod(name: &str, owners: Vec<Value>) -> Value {
     })
 }
 
-/// A watch response read event by event.
-pub struct Watch {
-    resp: reqwest::Response,
-    buf: Vec<u8>,
-}
-
-impl Watch {
-    pub async fn open(server: &RunningServer, path: &str) -> Watch {
-        let resp = client()
-            .get(format!("{}{path}", server.url()))
-            .send()
-            .await
-            .expect("watch request");
-        assert_eq!(resp.status().as_u16(), 200, "{path}");
-        Watch {
-            resp,
-            buf: Vec::new(),
-        }
+/// The next `n` events of `watch` that are not BOOKMARKs, as `(type, name,
+/// resourceVersion)`.
+pub async fn take(watch: &mut Watch, n: usize) -> Vec<(String, String, u64)> {
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.push(event_of(&watch.next_event().await));
     }
-
-    /// The next event that is not a BOOKMARK.
-    pub async fn next(&mut self) -> Value {
-        loop {
-            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                let event: Value = serde_json::from_slice(&line[..i]).expect("a JSON event");
-                if event["type"] != "BOOKMARK" {
-                    return event;
-                }
-                continue;
-            }
-            match tokio::time::timeout(PATIENCE, self.resp.chunk()).await {
-                Ok(Ok(Some(chunk))) => self.buf.extend_from_slice(&chunk),
-                other => panic!("the watch ended or stalled: {other:?}"),
-            }
-        }
-    }
-
-    /// The next `n` events as `(type, name, resourceVersion)`.
-    pub async fn take(&mut self, n: usize) -> Vec<(String, String, u64)> {
-        let mut out = Vec::new();
-        for _ in 0..n {
-            out.push(event_of(&self.next().await));
-        }
-        out
-    }
+    out
 }
 
 /// `(type, name, resourceVersion)` of an event.

@@ -1,8 +1,9 @@
 //! The Kubernetes CEL library (k8s.io/apiserver `pkg/cel/library`) on cel-rust's
 //! standard environment and strings extension: lists (`isSorted`, `sum`, `min`, `max`,
 //! `indexOf`, `lastIndexOf`), regex (`find`, `findAll`), URLs (`url`, `isURL` and the
-//! getters), quantities (`quantity`, `isQuantity` and their comparisons and arithmetic)
-//! and sets (`sets.contains`, `sets.equivalent`, `sets.intersects`).
+//! getters), quantities (`quantity`, `isQuantity` and their comparisons and arithmetic),
+//! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`), and in [`net`] IPs,
+//! CIDRs and named formats.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -10,7 +11,6 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use cel::common::types::{Type, DYN_TYPE, INT_TYPE, LIST_TYPE, STRING_TYPE};
-use cel::common::value::{CowVal, Val};
 use cel::objects::{Key, Map, Opaque};
 use cel::{DeclarationError, Env, ExecutionError, Value};
 use regex::Regex;
@@ -28,22 +28,27 @@ type Op = fn(&[Value]) -> Result<Value, ExecutionError>;
 /// written over `Value`s.
 macro_rules! lift {
     ($op:expr) => {{
-        fn lifted<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
-            let op: Op = $op;
+        fn lifted<'b, 'v>(
+            args: Vec<::cel::common::value::CowVal<'b, 'v>>,
+        ) -> Result<::cel::common::value::CowVal<'b, 'v>, ::cel::ExecutionError> {
+            let op: $crate::schema::cel::library::Op = $op;
             let values = args
                 .iter()
-                .map(|a| Value::try_from(a.as_ref()))
+                .map(|a| ::cel::Value::try_from(a.as_ref()))
                 .collect::<Result<Vec<_>, _>>()?;
-            let out: Box<dyn Val> = op(&values)?.try_into()?;
-            Ok(CowVal::Owned(out))
+            let out: Box<dyn ::cel::common::value::Val> = op(&values)?.try_into()?;
+            Ok(::cel::common::value::CowVal::Owned(out))
         }
         lifted
     }};
 }
 
+mod net;
+
 fn build() -> Result<Env, DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
+    net::register(&mut env)?;
     let member = |env: &mut Env, name: &str, recv: Type, args: Vec<Type>, op| {
         let id = format!("{name}/{}/{}", recv.name(), args.len());
         env.add_member_overload(name, &id, recv, args, op)

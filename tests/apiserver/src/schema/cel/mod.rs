@@ -72,11 +72,13 @@ fn compile_error(e: &cel::ParseErrors) -> String {
     e.to_string().replace("\n| ", "\n | ")
 }
 
-/// Compiles the `x-kubernetes-validations` of the schema node at `path`, adding to
-/// `errs` what the CRD validator rejects.
+/// Compiles the `x-kubernetes-validations` of the schema node `node` at `path` (the
+/// object's root when `root`), adding to `errs` what the CRD validator rejects.
 pub(crate) fn compile_rules(
     v: Option<&Value>,
     path: &str,
+    node: &Schema,
+    root: bool,
     errs: &mut Vec<FieldError>,
 ) -> Vec<Rule> {
     let Some(list) = v.and_then(Value::as_array) else {
@@ -128,10 +130,19 @@ pub(crate) fn compile_rules(
                 continue;
             }
         };
+        let optional_old_self = entry
+            .get("optionalOldSelf")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let this = check::SelfType {
+            node,
+            root,
+            optional_old_self,
+        };
         let program = match env
             .compile(&source)
             .map_err(|e| compile_error(&e))
-            .and_then(|p| match check::undeclared(&p, &source) {
+            .and_then(|p| match check::check(&p, &source, Some(this)) {
                 Some(e) => Err(e),
                 None => Ok(p),
             }) {
@@ -147,12 +158,12 @@ pub(crate) fn compile_rules(
         };
         let message_expression = match text("messageExpression") {
             "" => None,
-            m => match env.compile(m).map_err(|e| compile_error(&e)).and_then(|p| {
-                match check::undeclared(&p, m) {
+            m => match env.compile(m).map_err(|e| compile_error(&e)).and_then(
+                |p| match check::check(&p, m, Some(this)) {
                     Some(e) => Err(e),
                     None => Ok(p),
-                }
-            }) {
+                },
+            ) {
                 Ok(p) => Some(p),
                 Err(e) => {
                     errs.push(rule_invalid(
@@ -164,10 +175,6 @@ pub(crate) fn compile_rules(
                 }
             },
         };
-        let optional_old_self = entry
-            .get("optionalOldSelf")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
         let transition = program.references().has_variable("oldSelf");
         if optional_old_self && !transition {
             errs.push(FieldError::new(
@@ -459,17 +466,12 @@ impl Run {
                         .as_ref()
                         .and_then(|m| message_of(m, &ctx))
                         .unwrap_or_else(|| rule.default_message());
+                    let failed = |kind, detail| failure(s, new, kind, at.clone(), detail);
                     self.errs.push(match rule.reason {
-                        Reason::Invalid => FieldError::invalid(at, type_value(s), message),
-                        Reason::Forbidden => {
-                            FieldError::new(ErrorType::Forbidden, at, Value::Null, message)
-                        }
-                        Reason::Required => {
-                            FieldError::new(ErrorType::Required, at, Value::Null, message)
-                        }
-                        Reason::Duplicate => {
-                            FieldError::new(ErrorType::Duplicate, at, type_value(s), "")
-                        }
+                        Reason::Invalid => failed(ErrorType::Invalid, message),
+                        Reason::Forbidden => failed(ErrorType::Forbidden, message),
+                        Reason::Required => failed(ErrorType::Required, message),
+                        Reason::Duplicate => failed(ErrorType::Duplicate, String::new()),
                     });
                 }
                 Err(e) => self.errs.push(invalid(evaluation_error(&e, rule))),
@@ -489,7 +491,19 @@ fn correlate<'a>(s: &Schema, item: &Value, old: &'a Value) -> Option<&'a Value> 
         .find(|o| s.list_map_keys.iter().all(|k| o.get(k) == item.get(k)))
 }
 
-/// The type name the real server shows as the bad value of a rule's error.
+/// The field error of a failed rule (`fieldErrorForReason`): since 1.35 its bad value is
+/// the node's value when that is a scalar, and none (`field.OmitValueType`) for an object
+/// or array.
+fn failure(s: &Schema, value: &Value, kind: ErrorType, at: String, detail: String) -> FieldError {
+    let e = FieldError::new(kind, at, value.clone(), detail);
+    if matches!(s.types.as_slice(), [t] if matches!(t.name(), "object" | "array")) {
+        e.omitting_value()
+    } else {
+        e
+    }
+}
+
+/// The type name the real server shows as the bad value of a rule's runtime error.
 fn type_value(s: &Schema) -> Value {
     match s.types.as_slice() {
         [t] => json!(t.name()),
