@@ -18,14 +18,12 @@ use tokio_util::sync::CancellationToken;
 use crate::client::Client;
 pub use crate::failure::SyncError;
 use crate::failure::{ListFailure, SyncErrorKind, Unsynced};
-use crate::informer::SharedIndexInformer;
+use crate::informer::{InformerOptions, MetadataTransform, SharedIndexInformer};
 use crate::list_options::TweakListOptions;
 use crate::object::Object;
+use crate::projection::{Projected, ProjectedInformer, Projection};
+use crate::source::{new_informer, InformerSource};
 use crate::store::CacheMode;
-
-/// A transform applied to every object's metadata by every informer of a factory
-/// (e.g. dropping `managedFields`); it runs before any per-informer transform.
-pub type MetadataTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
 
 /// Options shared by every informer of a factory.
 #[derive(Clone, Default)]
@@ -38,8 +36,9 @@ pub struct FactoryOptions {
     pub default_resync: Duration,
     /// Per-type resync periods.
     pub custom_resync: HashMap<TypeId, Duration>,
-    /// Factory-wide metadata transform.
-    pub transform: Option<MetadataTransform>,
+    /// Factory-wide metadata transform: every informer's
+    /// [`InformerOptions::metadata_transform`].
+    pub metadata_transform: Option<MetadataTransform>,
     /// How every informer's cache holds its objects.
     pub cache_mode: CacheMode,
     /// Keep `metadata.managedFields` in cached objects (by default they are dropped; see
@@ -54,7 +53,7 @@ impl std::fmt::Debug for FactoryOptions {
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("default_resync", &self.default_resync)
             .field("custom_resync", &self.custom_resync.len())
-            .field("transform", &self.transform.is_some())
+            .field("metadata_transform", &self.metadata_transform.is_some())
             .field("cache_mode", &self.cache_mode)
             .field("keep_managed_fields", &self.keep_managed_fields)
             .finish()
@@ -116,6 +115,9 @@ enum EntryKey {
 /// Builds and registers an asked-for informer.
 type Realize = Box<dyn FnOnce(&SharedInformerFactoryCore) + Send>;
 
+/// Builds (or finds) the factory's informer of one source.
+type Build<K> = Arc<dyn Fn(&SharedInformerFactoryCore) -> SharedIndexInformer<K> + Send + Sync>;
+
 #[derive(Default)]
 struct FactoryState {
     entries: HashMap<EntryKey, Entry>,
@@ -175,17 +177,6 @@ impl SharedInformerFactoryCore {
         &self.client
     }
 
-    /// The client the factory's informers list and watch with: [`client`](Self::client),
-    /// leaving `metadata.managedFields` out while decoding
-    /// ([`Client::omitting_managed_fields`]) unless the factory keeps them.
-    pub fn informer_client(&self) -> Client {
-        if self.options.keep_managed_fields {
-            self.client.clone()
-        } else {
-            self.client.omitting_managed_fields()
-        }
-    }
-
     /// The factory's options.
     pub fn options(&self) -> &FactoryOptions {
         &self.options
@@ -203,66 +194,72 @@ impl SharedInformerFactoryCore {
 
     /// The resync period for `K`.
     pub fn resync_for<K: 'static>(&self) -> Duration {
+        self.resync_of(TypeId::of::<K>())
+    }
+
+    fn resync_of(&self, ty: TypeId) -> Duration {
         self.options
             .custom_resync
-            .get(&TypeId::of::<K>())
+            .get(&ty)
             .copied()
             .unwrap_or(self.options.default_resync)
     }
 
-    /// The informer for `K`, made by `new_informer` on first request. `name` is used in
-    /// errors and metrics (e.g. `core/v1/pods`). After `start()`, a new informer starts at once.
+    /// The options the factory builds an informer of `source` with: named after the
+    /// resource, the resync period for its type, the factory's list options, metadata
+    /// transform and cache mode, managedFields dropped unless the factory keeps them.
+    pub fn informer_options<K: Object>(
+        &self,
+        source: &impl InformerSource<K>,
+    ) -> InformerOptions<K> {
+        let mut options = InformerOptions::default()
+            .name(source.informer_name())
+            .resync(self.resync_of(source.resync_type()))
+            .drop_managed_fields(!self.options.keep_managed_fields)
+            .cache_mode(self.options.cache_mode);
+        options.tweak_list_options = self.options.tweak_list_options.clone();
+        options.metadata_transform = self.options.metadata_transform.clone();
+        options
+    }
+
+    /// The factory's shared informer of `source` (client-go's `InformerFor`), built on the
+    /// first call with [`informer_options`](Self::informer_options) in the factory's
+    /// namespace, the same on every later call. After `start()`, a new informer starts at once.
+    ///
+    /// ```no_run
+    /// # fn demo(factory: &informer_runtime::SharedInformerFactoryCore) {
+    /// use informer_runtime::source::typed;
+    /// use k8s_openapi::api::core::v1::Pod;
+    ///
+    /// let pods = factory.informer_for(typed::<Pod>());
+    /// assert_eq!(pods.name(), "core/v1/pods");
+    /// # }
+    /// ```
     pub fn informer_for<K: Object>(
         &self,
-        name: &str,
-        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+        source: impl InformerSource<K>,
     ) -> SharedIndexInformer<K> {
-        self.informer_for_entry(EntryKey::Type(TypeId::of::<K>()), name, new_informer)
+        self.informer_for_with(source, |options| options)
     }
 
-    /// Like [`informer_for`](Self::informer_for), but one informer per `key` rather than per
-    /// type: for object types that serve many resources (dynamic or metadata-only objects),
-    /// keyed e.g. by the resource's GVR.
-    pub fn informer_for_key<K: Object>(
+    /// Like [`informer_for`](Self::informer_for), with the options the informer is built
+    /// with first changed by `configure` (a transform of its own, a streaming list). The
+    /// first call builds the informer, so only its `configure` applies.
+    pub fn informer_for_with<K: Object>(
         &self,
-        key: &str,
-        name: &str,
-        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
+        source: impl InformerSource<K>,
+        configure: impl FnOnce(InformerOptions<K>) -> InformerOptions<K>,
     ) -> SharedIndexInformer<K> {
-        self.informer_for_entry(
-            EntryKey::Named(TypeId::of::<K>(), key.to_owned()),
-            name,
-            new_informer,
-        )
-    }
-
-    fn informer_for_entry<K: Object>(
-        &self,
-        key: EntryKey,
-        name: &str,
-        new_informer: impl FnOnce(&Self) -> SharedIndexInformer<K>,
-    ) -> SharedIndexInformer<K> {
+        let key = match source.key() {
+            None => EntryKey::Type(TypeId::of::<K>()),
+            Some(key) => EntryKey::Named(TypeId::of::<K>(), key),
+        };
         if let Some(existing) = self.existing::<K>(&key) {
             return existing;
         }
-        // Built outside the lock: `new_informer` may call back into the factory.
-        let informer = new_informer(self);
-        informer.set_name(name);
-        if !self.options.keep_managed_fields {
-            if let Err(e) = informer.set_strip_managed_fields(true) {
-                tracing::warn!(informer = %name, error = %e, "managedFields cannot be dropped from an informer that already started");
-            }
-        }
-        if let Some(t) = &self.options.transform {
-            if let Err(e) = informer.set_factory_transform(t.clone()) {
-                tracing::warn!(informer = %name, error = %e, "the factory transform cannot apply to an informer that already started");
-            }
-        }
-        if self.options.cache_mode != CacheMode::Full {
-            if let Err(e) = informer.set_cache_mode(self.options.cache_mode) {
-                tracing::warn!(informer = %name, error = %e, "the factory cache mode cannot apply to an informer that already started");
-            }
-        }
+        // Built outside the lock: `configure` may call back into the factory.
+        let options = configure(self.informer_options(&source));
+        let informer = new_informer(&self.client, &source, self.namespace(), options);
         let mut state = self.lock();
         if let Some(existing) = state
             .entries
@@ -285,38 +282,6 @@ impl SharedInformerFactoryCore {
             self.start_pending(&mut state);
         }
         informer
-    }
-
-    /// Asks for the informer of `K` the way a generated accessor (`factory.core().v1().pods()`)
-    /// does: `start()` and `wait_for_cache_sync()` include it, but it is built (by
-    /// `new_informer`, through [`informer_for`](Self::informer_for)) only when first used,
-    /// when the factory starts or waits for sync, or when the last handle of the ask is
-    /// dropped; unless the ask is withdrawn first ([`InformerAsk::withdraw`]), as when the
-    /// accessor is turned into a projection of the resource instead.
-    pub fn ask_for<K: Object>(
-        &self,
-        name: &'static str,
-        new_informer: fn(&Self) -> SharedIndexInformer<K>,
-    ) -> InformerAsk<K> {
-        let id = {
-            let mut state = self.lock();
-            let id = state.next_ask;
-            state.next_ask += 1;
-            let realize: Realize = Box::new(move |core: &Self| {
-                core.informer_for::<K>(name, new_informer);
-            });
-            state.asked.insert(id, realize);
-            id
-        };
-        InformerAsk {
-            inner: Arc::new(Ask {
-                core: self.clone(),
-                id,
-                name,
-                new_informer,
-                informer: OnceLock::new(),
-            }),
-        }
     }
 
     /// Builds the informer of the ask `id` unless it was built or withdrawn.
@@ -510,11 +475,14 @@ impl SharedInformerFactoryCore {
     }
 }
 
-/// An accessor's ask for the shared informer of `K` in a factory
-/// ([`SharedInformerFactoryCore::ask_for`]): the factory's `start()` and
-/// `wait_for_cache_sync()` include it, yet nothing is built until it is used, so an
+/// An accessor's ask for the shared informer of `K` in a factory: the factory's `start()`
+/// and `wait_for_cache_sync()` include it, yet nothing is built until it is used, so an
 /// accessor can still be turned into something else (a projection of the resource) without
 /// the full informer ever listing. Cheap to clone; clones are the same ask.
+///
+/// The informer is built (through [`SharedInformerFactoryCore::informer_for`]) when first
+/// used, when the factory starts or waits for sync, or when the last handle of the ask is
+/// dropped; unless the ask is withdrawn first ([`withdraw`](Self::withdraw)).
 pub struct InformerAsk<K> {
     inner: Arc<Ask<K>>,
 }
@@ -522,8 +490,8 @@ pub struct InformerAsk<K> {
 struct Ask<K> {
     core: SharedInformerFactoryCore,
     id: u64,
-    name: &'static str,
-    new_informer: fn(&SharedInformerFactoryCore) -> SharedIndexInformer<K>,
+    name: String,
+    build: Build<K>,
     informer: OnceLock<SharedIndexInformer<K>>,
 }
 
@@ -553,13 +521,40 @@ impl<K: Object> std::fmt::Debug for InformerAsk<K> {
 }
 
 impl<K: Object> InformerAsk<K> {
+    /// Asks `factory` for its informer of `source`, as a generated accessor
+    /// (`factory.core().v1().pods()`) does.
+    pub fn new(factory: SharedInformerFactoryCore, source: impl InformerSource<K> + Clone) -> Self {
+        let name = source.informer_name();
+        let build: Build<K> = Arc::new(move |core| core.informer_for(source.clone()));
+        let id = {
+            let mut state = factory.lock();
+            let id = state.next_ask;
+            state.next_ask += 1;
+            let realize_build = build.clone();
+            let realize: Realize = Box::new(move |core: &SharedInformerFactoryCore| {
+                realize_build(core);
+            });
+            state.asked.insert(id, realize);
+            id
+        };
+        Self {
+            inner: Arc::new(Ask {
+                core: factory,
+                id,
+                name,
+                build,
+                informer: OnceLock::new(),
+            }),
+        }
+    }
+
     /// The factory's shared informer of `K`, built and registered on the first call.
     pub fn informer(&self) -> SharedIndexInformer<K> {
         let ask = &*self.inner;
         ask.informer
             .get_or_init(|| {
                 ask.core.lock().asked.remove(&ask.id);
-                ask.core.informer_for(ask.name, ask.new_informer)
+                (ask.build)(&ask.core)
             })
             .clone()
     }
@@ -577,6 +572,13 @@ impl<K: Object> InformerAsk<K> {
             core.lock().asked.remove(&ask.id);
         }
         core
+    }
+
+    /// Turns the ask into the factory's shared informer of the projection `V` of `K`
+    /// (see [`projection`](mod@crate::projection)): the full informer is not built unless
+    /// asked for elsewhere.
+    pub fn projected<V: Projection<Of = K>>(self) -> ProjectedInformer<V> {
+        ProjectedInformer::new(self.withdraw().informer_for(Projected::<V>::new()))
     }
 }
 
@@ -599,6 +601,13 @@ impl<K: Object> InformerAsk<K> {
 pub trait InformerFactory {
     /// The factory core (client, options, registry).
     fn factory_core(&self) -> &SharedInformerFactoryCore;
+
+    /// The factory's shared informer of `source`, the same on every call (see
+    /// [`SharedInformerFactoryCore::informer_for`]): e.g. of a kube-rs type,
+    /// `factory.informer_for(informer_runtime::kube::resource::<Widget>())`.
+    fn informer_for<K: Object>(&self, source: impl InformerSource<K>) -> SharedIndexInformer<K> {
+        self.factory_core().informer_for(source)
+    }
 
     /// Starts every informer requested so far; later ones start at once. Idempotent.
     /// Must be called inside a tokio runtime.
@@ -693,11 +702,11 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
 
     /// A metadata transform every informer applies before caching (after managedFields
     /// are dropped, before any per-informer transform).
-    pub fn transform(
+    pub fn metadata_transform(
         mut self,
         transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,
     ) -> Self {
-        self.options.transform = Some(Arc::new(transform));
+        self.options.metadata_transform = Some(Arc::new(transform));
         self
     }
 

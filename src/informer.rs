@@ -20,15 +20,17 @@ use crate::delta_channel::{delta_queue, Delta, DeltaReceiver};
 use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
 use crate::handler::{Event, HandlerOptions, Origin, ResourceEventHandler};
-use crate::lister_watcher::ListerWatcher;
+use crate::list_options::{ListOptions, TweakListOptions};
+use crate::lister_watcher::{ListWatch, ListerWatcher};
 use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
-    Reflector, ReflectorConfig, ReflectorStatus, Transform, WatchErrorHandler,
-    DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
+    Reflector, ReflectorConfig, ReflectorStatus, DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
 };
 use crate::stats::InformerStats;
-use crate::store::{store, CacheMode, Indexer, Indexers};
+use crate::store::{store_with_mode, CacheMode, Indexer, Indexers};
+
+pub use crate::source::new_informer;
 
 pub use crate::processor::HandlerRegistration;
 
@@ -36,30 +38,23 @@ pub use crate::processor::HandlerRegistration;
 /// their events, so registering a handler or reading stats never waits long.
 const DRAIN_BATCH: usize = 256;
 
-/// A metadata-only transform, as a factory applies it to every informer.
-pub(crate) type MetaTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
-
 struct Dispatch<K> {
     applier: DeltaApplier<K>,
     processor: Processor<K>,
 }
 
-struct Settings<K> {
-    name: String,
+/// What the reflector is made of; taken by whoever decides the informer's lifecycle.
+struct Setup<K> {
+    lister_watcher: Arc<dyn ListerWatcher<K>>,
     transform: Option<Transform<K>>,
-    factory_transform: Option<MetaTransform>,
-    strip_managed_fields: bool,
-    watch_error_handler: Option<WatchErrorHandler>,
-    streaming_list: bool,
-    initial_events_timeout: Duration,
-    page_size: i64,
+    config: ReflectorConfig,
 }
 
 struct Inner<K> {
-    lister_watcher: Mutex<Option<Arc<dyn ListerWatcher<K>>>>,
+    setup: Mutex<Option<Setup<K>>>,
     indexer: Indexer<K>,
     default_resync: Duration,
-    settings: Mutex<Settings<K>>,
+    name: String,
     dispatch: Mutex<Dispatch<K>>,
     synced: Arc<AtomicBool>,
     started: AtomicBool,
@@ -133,30 +128,70 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<K: Object> SharedIndexInformer<K> {
-    /// A new informer over `lister_watcher`, resyncing every `default_resync` (zero: never).
+    /// A new informer over `lister_watcher`, resyncing every `default_resync` (zero: never),
+    /// with `indexers` and every other option at its default (client-go's
+    /// `NewSharedIndexInformer`); [`with_options`](Self::with_options) takes them all.
     pub fn new(
         lister_watcher: impl ListerWatcher<K>,
         default_resync: Duration,
         indexers: Indexers<K>,
     ) -> Self {
-        let (indexer, writer) = store(indexers);
+        Self::with_options(
+            lister_watcher,
+            InformerOptions::default()
+                .resync(default_resync)
+                .indexers(indexers),
+        )
+    }
+
+    /// A new informer over `lister_watcher`, configured by `options` (client-go's
+    /// `NewSharedIndexInformerWithOptions`). The options are fixed from here on.
+    pub fn with_options(
+        lister_watcher: impl ListerWatcher<K>,
+        options: InformerOptions<K>,
+    ) -> Self {
+        let InformerOptions {
+            name,
+            resync,
+            indexers,
+            tweak_list_options,
+            transform,
+            metadata_transform,
+            drop_managed_fields,
+            streaming_list,
+            initial_events_timeout,
+            cache_mode,
+            page_size,
+            watch_error_handler,
+        } = options;
+        let name = name.unwrap_or_else(default_name::<K>);
+        let (indexer, writer) = store_with_mode(indexers, cache_mode);
         let synced = Arc::new(AtomicBool::new(false));
-        let name = default_name::<K>();
+        let lister_watcher: Arc<dyn ListerWatcher<K>> = match tweak_list_options {
+            None => Arc::new(lister_watcher),
+            Some(tweak) => {
+                Arc::new(ListWatch::from_lister_watcher(lister_watcher).tweaked(Some(tweak)))
+            }
+        };
+        let config = ReflectorConfig {
+            name: name.clone(),
+            page_size: page_size.max(1),
+            streaming_list,
+            initial_events_timeout,
+            watch_error_handler,
+            ..Default::default()
+        };
+        let transform = compose_transforms(drop_managed_fields, metadata_transform, transform);
         Self {
             inner: Arc::new(Inner {
-                lister_watcher: Mutex::new(Some(Arc::new(lister_watcher))),
-                indexer: indexer.clone(),
-                default_resync,
-                settings: Mutex::new(Settings {
-                    name: name.clone(),
-                    transform: None,
-                    factory_transform: None,
-                    strip_managed_fields: false,
-                    watch_error_handler: None,
-                    streaming_list: false,
-                    initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
-                    page_size: DEFAULT_PAGE_SIZE,
-                }),
+                setup: Mutex::new(Some(Setup {
+                    lister_watcher,
+                    transform,
+                    config,
+                })),
+                indexer,
+                default_resync: resync,
+                name: name.clone(),
                 dispatch: Mutex::new(Dispatch {
                     applier: DeltaApplier::new(writer),
                     processor: Processor::new(name, synced.clone(), object_key::<K>),
@@ -171,100 +206,7 @@ impl<K: Object> SharedIndexInformer<K> {
 
     /// The name used in logs, errors and stats.
     pub fn name(&self) -> String {
-        lock(&self.inner.settings).name.clone()
-    }
-
-    /// Renames the informer (factories name it after its resource, e.g. `core/v1/pods`).
-    pub fn set_name(&self, name: impl Into<String>) {
-        let name = name.into();
-        lock(&self.inner.dispatch).processor.set_name(name.clone());
-        lock(&self.inner.settings).name = name;
-    }
-
-    fn ensure_not_started(&self, what: &str) -> Result<(), Error> {
-        if self.inner.started.load(Ordering::Acquire) {
-            return Err(Error::other(
-                crate::error::ErrorKind::InvalidState,
-                format!("informer {}", self.name()),
-                format!("{what} must be called before the informer starts"),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Sets a function applied to every object before it is cached and delivered (e.g. to
-    /// drop `managedFields`). It runs after the factory's transform, if any. Fails once the
-    /// informer has started.
-    pub fn set_transform(
-        &self,
-        transform: impl Fn(K) -> K + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        self.ensure_not_started("set_transform")?;
-        lock(&self.inner.settings).transform = Some(Arc::new(transform));
-        Ok(())
-    }
-
-    /// Sets the factory-wide metadata transform; it runs before `set_transform`'s.
-    pub(crate) fn set_factory_transform(&self, transform: MetaTransform) -> Result<(), Error> {
-        self.ensure_not_started("a factory transform")?;
-        lock(&self.inner.settings).factory_transform = Some(transform);
-        Ok(())
-    }
-
-    /// Drops `metadata.managedFields` from every object before any transform and before
-    /// caching (what factories do unless built with `keep_managed_fields()`).
-    pub(crate) fn set_strip_managed_fields(&self, strip: bool) -> Result<(), Error> {
-        self.ensure_not_started("set_strip_managed_fields")?;
-        lock(&self.inner.settings).strip_managed_fields = strip;
-        Ok(())
-    }
-
-    /// Receives every list and watch error instead of the default log line. Fails once
-    /// the informer has started.
-    pub fn set_watch_error_handler(
-        &self,
-        handler: impl Fn(&Error) + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        self.ensure_not_started("set_watch_error_handler")?;
-        lock(&self.inner.settings).watch_error_handler = Some(Arc::new(handler));
-        Ok(())
-    }
-
-    /// Opts into streaming lists (`sendInitialEvents`), falling back to list + watch for
-    /// good when the server does not support them, or does not end the initial events
-    /// with the `initial-events-end` bookmark within
-    /// [`set_initial_events_timeout`](Self::set_initial_events_timeout) (counted in
-    /// [`InformerStats::streaming_list_fallbacks`]). Fails once the informer has started.
-    pub fn set_streaming_list(&self, enabled: bool) -> Result<(), Error> {
-        self.ensure_not_started("set_streaming_list")?;
-        lock(&self.inner.settings).streaming_list = enabled;
-        Ok(())
-    }
-
-    /// How long a streaming list may take to reach its `initial-events-end` bookmark
-    /// before the informer lists and watches instead, for good (default one minute: many
-    /// times what kube-apiserver needs to stream even a very large resource from its
-    /// watch cache, while a server or proxy that drops the bookmark delays the first sync
-    /// by no more than that, once). Giving up early costs one redundant list, never a
-    /// wrong cache. Fails once the informer has started.
-    pub fn set_initial_events_timeout(&self, timeout: Duration) -> Result<(), Error> {
-        self.ensure_not_started("set_initial_events_timeout")?;
-        lock(&self.inner.settings).initial_events_timeout = timeout;
-        Ok(())
-    }
-
-    /// Chooses how the cache holds objects (see [`CacheMode`]); the default keeps them
-    /// decoded. Fails once the informer has started.
-    pub fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
-        self.ensure_not_started("set_cache_mode")?;
-        self.inner.indexer.set_cache_mode(mode)
-    }
-
-    /// Sets the page size of lists (default 500). Fails once the informer has started.
-    pub fn set_page_size(&self, page_size: i64) -> Result<(), Error> {
-        self.ensure_not_started("set_page_size")?;
-        lock(&self.inner.settings).page_size = page_size.max(1);
-        Ok(())
+        self.inner.name.clone()
     }
 
     /// Adds a handler; it first receives the current contents as adds. Its queue is
@@ -381,8 +323,10 @@ impl<K: Object> SharedIndexInformer<K> {
         self.inner.status.last_sync_resource_version()
     }
 
-    /// The failure of the last list, if it failed (cleared by the next successful list).
-    pub fn last_list_failure(&self) -> Option<ListFailure> {
+    /// The failure of the current list, while listing fails (cleared by the next
+    /// successful list); [`last_failure`](Self::last_failure) keeps the last failure of
+    /// any request after the informer recovers.
+    pub fn list_failure(&self) -> Option<ListFailure> {
         self.inner.status.list_failure()
     }
 
@@ -408,7 +352,7 @@ impl<K: Object> SharedIndexInformer<K> {
         if self.has_synced() {
             return None;
         }
-        if let Some(f) = self.last_list_failure().filter(|f| f.terminal) {
+        if let Some(f) = self.list_failure().filter(|f| f.terminal) {
             return Some(SyncErrorKind::Failed(f));
         }
         self.is_stopped().then_some(SyncErrorKind::Stopped)
@@ -452,10 +396,14 @@ impl<K: Object> SharedIndexInformer<K> {
                 tracing::warn!(informer = %this.name(), "run called on an informer that already started");
                 return;
             }
-            let Some(lister_watcher) = lock(&this.inner.lister_watcher).take() else {
+            let Some(Setup {
+                lister_watcher,
+                transform,
+                config,
+            }) = lock(&this.inner.setup).take()
+            else {
                 return;
             };
-            let (transform, config) = this.reflector_setup();
             let (tx, rx) = delta_queue(usize::try_from(config.page_size).unwrap_or(500).max(64));
             let reflector = Reflector::new(
                 lister_watcher,
@@ -487,8 +435,8 @@ impl<K: Object> SharedIndexInformer<K> {
     /// threads end, waits for its sync fail with [`SyncErrorKind::Stopped`], and a later
     /// [`run`](Self::run) returns at once. Does nothing to an informer that ran.
     pub(crate) fn stop_unstarted(&self) {
-        // Whoever takes the lister-watcher owns the informer's lifecycle: `run` or this.
-        if lock(&self.inner.lister_watcher).take().is_none() {
+        // Whoever takes the setup owns the informer's lifecycle: `run` or this.
+        if lock(&self.inner.setup).take().is_none() {
             return;
         }
         self.inner.stopped.store(true, Ordering::Release);
@@ -496,42 +444,6 @@ impl<K: Object> SharedIndexInformer<K> {
         // An informer that never ran delivered nothing: no callback is in flight to wait for.
         drop(lock(&self.inner.dispatch).processor.close());
         tracing::debug!(informer = %self.name(), "informer stopped before it ran");
-    }
-
-    fn reflector_setup(&self) -> (Option<Transform<K>>, ReflectorConfig) {
-        let s = lock(&self.inner.settings);
-        // managedFields go first, so neither transform ever sees them; then the factory's
-        // metadata transform, then the informer's own.
-        let strip = s.strip_managed_fields;
-        let meta: Option<MetaTransform> = match (strip, s.factory_transform.clone()) {
-            (false, t) => t,
-            (true, None) => Some(Arc::new(|m: &mut ObjectMeta| m.managed_fields = None)),
-            (true, Some(t)) => Some(Arc::new(move |m: &mut ObjectMeta| {
-                m.managed_fields = None;
-                t(m)
-            })),
-        };
-        let transform: Option<Transform<K>> = match (meta, s.transform.clone()) {
-            (None, t) => t,
-            (Some(meta), t) => Some(Arc::new(move |mut obj: K| {
-                if let Some(m) = obj.meta_mut().as_object_meta_mut() {
-                    meta(m);
-                }
-                match &t {
-                    Some(t) => t(obj),
-                    None => obj,
-                }
-            })),
-        };
-        let config = ReflectorConfig {
-            name: s.name.clone(),
-            page_size: s.page_size,
-            streaming_list: s.streaming_list,
-            initial_events_timeout: s.initial_events_timeout,
-            watch_error_handler: s.watch_error_handler.clone(),
-            ..Default::default()
-        };
-        (transform, config)
     }
 
     async fn process(&self, mut rx: DeltaReceiver<K>, cancel: CancellationToken) {
@@ -590,4 +502,265 @@ impl<K: Object> SharedIndexInformer<K> {
 fn default_name<K>() -> String {
     let full = std::any::type_name::<K>();
     full.rsplit("::").next().unwrap_or(full).to_owned()
+}
+
+/// A function applied to every object before it is cached and delivered.
+pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
+
+/// A function applied to every object's metadata before it is cached (a factory applies
+/// one to every informer it makes, e.g. to drop annotations no controller reads).
+pub type MetadataTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
+
+/// Called with every list and watch error instead of the default log line (client-go's
+/// `WatchErrorHandler`).
+pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
+
+/// How an informer lists, watches and caches, given when it is built (client-go's
+/// `InformerOptions`, kube-runtime's `watcher::Config`) and fixed from then on.
+///
+/// Start from [`InformerOptions::default()`] and change what you need with the consuming
+/// setters; a factory fills in its own settings (name, resync, namespace-wide options,
+/// managedFields) before its informers are built.
+///
+/// ```no_run
+/// use std::time::Duration;
+///
+/// use informer_runtime::informer::{self, InformerOptions};
+/// use informer_runtime::source::typed;
+/// use informer_runtime::{CacheMode, Client, Indexers};
+/// use k8s_openapi::api::core::v1::ConfigMap;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let options = InformerOptions::<ConfigMap>::default()
+///     .resync(Duration::from_secs(600))
+///     .indexers(Indexers::namespace())
+///     .tweak_list_options(|o| o.label_selector = Some("app=web".into()))
+///     .drop_managed_fields(true)
+///     .streaming_list(true)
+///     .cache_mode(CacheMode::compact(64))
+///     .page_size(200)
+///     .watch_error_handler(|e| eprintln!("config maps: {e}"));
+/// let client = Client::try_default().await?;
+/// let config_maps = informer::new_informer(&client, &typed::<ConfigMap>(), Some("shop"), options);
+/// # let _ = config_maps;
+/// # Ok(())
+/// # }
+/// ```
+#[non_exhaustive]
+pub struct InformerOptions<K> {
+    /// The name in logs, errors and stats, e.g. `core/v1/pods` (`None`: the type's name,
+    /// or the resource's when built by [`new_informer`]).
+    pub name: Option<String>,
+    /// How often every handler without its own period is re-sent the cache (zero: never).
+    pub resync: Duration,
+    /// The cache's indexes (default: [`Indexers::standard`], namespace and labels).
+    pub indexers: Indexers<K>,
+    /// Edits every list and watch request (client-go's `tweakListOptions`).
+    pub tweak_list_options: Option<TweakListOptions>,
+    /// Applied to every object before it is cached and delivered, after
+    /// [`metadata_transform`](Self::metadata_transform).
+    pub transform: Option<Transform<K>>,
+    /// Applied to every object's metadata before [`transform`](Self::transform).
+    pub metadata_transform: Option<MetadataTransform>,
+    /// Drop `metadata.managedFields` before any transform and before caching, and ask the
+    /// client to leave them out while decoding when the informer is built by
+    /// [`new_informer`] (factories do unless built with `keep_managed_fields()`).
+    pub drop_managed_fields: bool,
+    /// Try streaming lists (`sendInitialEvents`), falling back to list + watch for good
+    /// when the server does not support them, or does not end the initial events with the
+    /// `initial-events-end` bookmark within
+    /// [`initial_events_timeout`](Self::initial_events_timeout) (counted in
+    /// [`InformerStats::streaming_list_fallbacks`]).
+    pub streaming_list: bool,
+    /// How long a streaming list may take to reach its `initial-events-end` bookmark
+    /// before the informer lists and watches instead, for good (default one minute: many
+    /// times what kube-apiserver needs to stream even a very large resource from its
+    /// watch cache, while a server or proxy that drops the bookmark delays the first sync
+    /// by no more than that, once). Giving up early costs one redundant list, never a
+    /// wrong cache.
+    pub initial_events_timeout: Duration,
+    /// How the cache holds objects (see [`CacheMode`]); by default decoded.
+    pub cache_mode: CacheMode,
+    /// The page size of lists (default 500; at least 1).
+    pub page_size: i64,
+    /// Receives every list and watch error instead of the default log line.
+    pub watch_error_handler: Option<WatchErrorHandler>,
+}
+
+impl<K: Object> Default for InformerOptions<K> {
+    fn default() -> Self {
+        Self {
+            name: None,
+            resync: Duration::ZERO,
+            indexers: Indexers::standard(),
+            tweak_list_options: None,
+            transform: None,
+            metadata_transform: None,
+            drop_managed_fields: false,
+            streaming_list: false,
+            initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
+            cache_mode: CacheMode::Full,
+            page_size: DEFAULT_PAGE_SIZE,
+            watch_error_handler: None,
+        }
+    }
+}
+
+impl<K> Clone for InformerOptions<K> {
+    fn clone(&self) -> Self {
+        Self {
+            name: self.name.clone(),
+            resync: self.resync,
+            indexers: self.indexers.clone(),
+            tweak_list_options: self.tweak_list_options.clone(),
+            transform: self.transform.clone(),
+            metadata_transform: self.metadata_transform.clone(),
+            drop_managed_fields: self.drop_managed_fields,
+            streaming_list: self.streaming_list,
+            initial_events_timeout: self.initial_events_timeout,
+            cache_mode: self.cache_mode,
+            page_size: self.page_size,
+            watch_error_handler: self.watch_error_handler.clone(),
+        }
+    }
+}
+
+impl<K> std::fmt::Debug for InformerOptions<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InformerOptions")
+            .field("name", &self.name)
+            .field("resync", &self.resync)
+            .field("indexers", &self.indexers)
+            .field("tweak_list_options", &self.tweak_list_options.is_some())
+            .field("transform", &self.transform.is_some())
+            .field("metadata_transform", &self.metadata_transform.is_some())
+            .field("drop_managed_fields", &self.drop_managed_fields)
+            .field("streaming_list", &self.streaming_list)
+            .field("initial_events_timeout", &self.initial_events_timeout)
+            .field("cache_mode", &self.cache_mode)
+            .field("page_size", &self.page_size)
+            .field("watch_error_handler", &self.watch_error_handler.is_some())
+            .finish()
+    }
+}
+
+impl<K> InformerOptions<K> {
+    /// Names the informer in logs, errors and stats.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The default resync period of handlers (zero: never).
+    #[must_use]
+    pub fn resync(mut self, period: Duration) -> Self {
+        self.resync = period;
+        self
+    }
+
+    /// The cache's indexes.
+    #[must_use]
+    pub fn indexers(mut self, indexers: Indexers<K>) -> Self {
+        self.indexers = indexers;
+        self
+    }
+
+    /// Edits every list and watch request.
+    #[must_use]
+    pub fn tweak_list_options(
+        mut self,
+        tweak: impl Fn(&mut ListOptions) + Send + Sync + 'static,
+    ) -> Self {
+        self.tweak_list_options = Some(Arc::new(tweak));
+        self
+    }
+
+    /// A function applied to every object before it is cached and delivered.
+    #[must_use]
+    pub fn transform(mut self, transform: impl Fn(K) -> K + Send + Sync + 'static) -> Self {
+        self.transform = Some(Arc::new(transform));
+        self
+    }
+
+    /// A function applied to every object's metadata, before [`transform`](Self::transform)'s.
+    #[must_use]
+    pub fn metadata_transform(
+        mut self,
+        transform: impl Fn(&mut ObjectMeta) + Send + Sync + 'static,
+    ) -> Self {
+        self.metadata_transform = Some(Arc::new(transform));
+        self
+    }
+
+    /// Whether to drop `metadata.managedFields` (see the field's docs).
+    #[must_use]
+    pub fn drop_managed_fields(mut self, drop: bool) -> Self {
+        self.drop_managed_fields = drop;
+        self
+    }
+
+    /// Whether to try streaming lists (see the field's docs).
+    #[must_use]
+    pub fn streaming_list(mut self, enabled: bool) -> Self {
+        self.streaming_list = enabled;
+        self
+    }
+
+    /// How long a streaming list may take to end its initial events.
+    #[must_use]
+    pub fn initial_events_timeout(mut self, timeout: Duration) -> Self {
+        self.initial_events_timeout = timeout;
+        self
+    }
+
+    /// How the cache holds objects.
+    #[must_use]
+    pub fn cache_mode(mut self, mode: CacheMode) -> Self {
+        self.cache_mode = mode;
+        self
+    }
+
+    /// The page size of lists (at least 1).
+    #[must_use]
+    pub fn page_size(mut self, page_size: i64) -> Self {
+        self.page_size = page_size;
+        self
+    }
+
+    /// Receives every list and watch error instead of the default log line.
+    #[must_use]
+    pub fn watch_error_handler(mut self, handler: impl Fn(&Error) + Send + Sync + 'static) -> Self {
+        self.watch_error_handler = Some(Arc::new(handler));
+        self
+    }
+}
+
+/// One transform out of the three steps, in their order: managedFields go first, so
+/// neither transform ever sees them; then the metadata transform, then the object's own.
+fn compose_transforms<K: Object>(
+    drop_managed_fields: bool,
+    metadata_transform: Option<MetadataTransform>,
+    transform: Option<Transform<K>>,
+) -> Option<Transform<K>> {
+    let meta: Option<MetadataTransform> = match (drop_managed_fields, metadata_transform) {
+        (false, t) => t,
+        (true, None) => Some(Arc::new(|m: &mut ObjectMeta| m.managed_fields = None)),
+        (true, Some(t)) => Some(Arc::new(move |m: &mut ObjectMeta| {
+            m.managed_fields = None;
+            t(m)
+        })),
+    };
+    match (meta, transform) {
+        (None, t) => t,
+        (Some(meta), t) => Some(Arc::new(move |mut obj: K| {
+            if let Some(m) = obj.meta_mut().as_object_meta_mut() {
+                meta(m);
+            }
+            match &t {
+                Some(t) => t(obj),
+                None => obj,
+            }
+        })),
+    }
 }

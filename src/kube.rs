@@ -1,17 +1,17 @@
 //! kube-rs interop: shared informers, listers and factories for the types kube-rs users
 //! already have, over the `kube::Client` they already configured.
 //!
-//! - [`Client::from_kube`] (or `Client::from(kube_client)`) sends every request through a
+//! - [`Client::from_kube`](crate::Client::from_kube) (or `Client::from(kube_client)`) sends every request through a
 //!   `kube::Client`: its kubeconfig handling, credentials, TLS and tower layers; this
 //!   crate decodes the answers (on every core, as over its own transport).
 //! - k8s-openapi types (`Pod`, ...) work as they are, with the generated factories too.
 //! - A `#[derive(CustomResource)]` type, or a kopium-generated one (kopium emits the same
 //!   derive), takes one line, [`kube_resource!`](crate::kube_resource), and then has shared
-//!   informers ([`KubeInformers::kube_informer`] on any factory), listers and indexes.
-//!   Its group, version, plural and scope come from its `kube::Resource` impl.
+//!   informers (`factory.informer_for(kube::resource::<Widget>())` on any factory, see
+//!   [`resource`]), listers and indexes. Its group, version, plural and scope come from
+//!   its `kube::Resource` impl.
 //!
 //! ```no_run
-//! use informer_runtime::kube::KubeInformers;
 //! use informer_runtime::{Client, InformerFactory, Lister, Selector, SharedInformerFactoryCore};
 //! use kube::CustomResource;
 //! use schemars::JsonSchema;
@@ -27,7 +27,8 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = Client::from_kube(kube::Client::try_default().await?);
 //! let factory = SharedInformerFactoryCore::new(client, Default::default());
-//! let widgets = factory.kube_informer::<Widget>(); // shared: the same informer on every call
+//! // Shared: the same informer on every call.
+//! let widgets = factory.informer_for(informer_runtime::kube::resource::<Widget>());
 //! factory.start();
 //! factory.wait_for_cache_sync().await?;
 //! let lister = Lister::new(widgets.indexer());
@@ -37,18 +38,10 @@
 //! ```
 
 use std::any::TypeId;
-use std::time::Duration;
 
-use futures_util::future::{self, Either};
-
-use crate::client::{check_segment, Client};
-use crate::error::{Error, ErrorKind};
-use crate::factory::{InformerFactory, SharedInformerFactoryCore};
-use crate::informer::SharedIndexInformer;
-use crate::list_options::TweakListOptions;
-use crate::lister_watcher::ListWatch;
+use crate::discovery::ApiResource;
 use crate::object::Object;
-use crate::store::Indexers;
+use crate::source::Collection;
 
 /// What [`kube_resource!`](crate::kube_resource) expands to needs, named through this
 /// crate so the caller's `kube` dependency is not looked up by path.
@@ -109,95 +102,21 @@ pub trait KubeObject: Object + ::kube::Resource<DynamicType = (), Scope: 'static
 
 impl<K> KubeObject for K where K: Object + ::kube::Resource<DynamicType = (), Scope: 'static> {}
 
-/// The informer name of `K`, as the generated factories name theirs: `group/version/plural`
-/// (`core` for the core group), e.g. `example.com/v1/widgets`.
-pub fn informer_name<K: KubeObject>() -> String {
-    let group = K::group(&());
-    let group = if group.is_empty() { "core" } else { &group };
-    format!("{group}/{}/{}", K::version(&()), K::plural(&()))
-}
-
-/// The collection path of `K` in `namespace` (every namespace when `None` or empty;
-/// none for cluster-scoped `K`).
-fn collection_path<K: KubeObject>(namespace: Option<&str>, verb: &str) -> Result<String, Error> {
+/// The source of the kube-rs type `K` ([`InformerSource`](crate::source::InformerSource)):
+/// its collection, from its `kube::Resource` impl's group, version, kind, plural and scope,
+/// one informer per type in a factory (the same one a generated accessor gives for a
+/// k8s-openapi type), named `group/version/plural` (`core` for the core group), e.g.
+/// `example.com/v1/widgets`. For an unshared informer, give it to
+/// [`new_informer`](crate::informer::new_informer).
+pub fn resource<K: KubeObject>() -> Collection<K> {
     let namespaced =
         TypeId::of::<K::Scope>() == TypeId::of::<k8s_openapi::NamespaceResourceScope>();
-    let namespace = namespace.filter(|ns| namespaced && !ns.is_empty());
-    if let Some(ns) = namespace {
-        if let Err(why) = check_segment(ns) {
-            return Err(Error::other(
-                ErrorKind::InvalidArgument,
-                format!("{verb} {}", K::plural(&())),
-                format!("invalid namespace {ns:?}: {why}"),
-            ));
-        }
-    }
-    Ok(K::url_path(&(), namespace))
+    Collection::new(ApiResource::new(
+        &K::group(&()),
+        &K::version(&()),
+        &K::kind(&()),
+        &K::plural(&()),
+        namespaced,
+    ))
+    .keyed_by_type()
 }
-
-/// A [`ListWatch`] of `K` in `namespace` (every namespace when `None`) through `client`,
-/// each request first edited by `tweak_list_options`.
-pub fn list_watch<K: KubeObject>(
-    client: Client,
-    namespace: Option<&str>,
-    tweak_list_options: Option<TweakListOptions>,
-) -> ListWatch<K> {
-    let namespace = namespace.map(str::to_owned);
-    let (list_client, list_ns) = (client.clone(), namespace.clone());
-    ListWatch::new(
-        move |options| match collection_path::<K>(list_ns.as_deref(), "list") {
-            Ok(path) => Either::Left(list_client.list_path::<K>(&path, &options, None)),
-            Err(e) => Either::Right(future::ready(Err(e))),
-        },
-        move |options| match collection_path::<K>(namespace.as_deref(), "watch") {
-            Ok(path) => Either::Left(client.watch_path::<K>(&path, &options, None)),
-            Err(e) => Either::Right(future::ready(Err(e))),
-        },
-    )
-    .tweaked(tweak_list_options)
-}
-
-/// A new, unshared informer of `K` in `namespace` (every namespace when `None`), with the
-/// `namespace` and label indexes given in `indexers` (client-go's `NewFilteredXInformer`).
-/// Prefer a factory's shared one ([`KubeInformers::kube_informer`]).
-pub fn new_filtered_informer<K: KubeObject>(
-    client: Client,
-    namespace: Option<&str>,
-    resync: Duration,
-    indexers: Indexers<K>,
-    tweak_list_options: Option<TweakListOptions>,
-) -> SharedIndexInformer<K> {
-    SharedIndexInformer::new(
-        list_watch::<K>(client, namespace, tweak_list_options),
-        resync,
-        indexers,
-    )
-}
-
-/// The informer a factory makes for `K`: the factory's client, namespace, resync for `K`
-/// and list options, with the standard indexes. For
-/// [`SharedInformerFactoryCore::informer_for`] and a generated factory's `informer_for`:
-/// `factory.informer_for(&informer_name::<Widget>(), factory_informer::<Widget>)`.
-pub fn factory_informer<K: KubeObject>(core: &SharedInformerFactoryCore) -> SharedIndexInformer<K> {
-    new_filtered_informer(
-        core.informer_client(),
-        core.namespace(),
-        core.resync_for::<K>(),
-        Indexers::standard(),
-        core.tweak_list_options(),
-    )
-}
-
-/// Shared informers of kube-rs types on any factory: generated, dynamic, metadata-only or
-/// the bare core.
-pub trait KubeInformers: InformerFactory {
-    /// The shared informer of `K`, registered in the factory on the first call (so
-    /// `start()` and `wait_for_cache_sync()` include it), the same on every later call
-    /// (and the same one a generated accessor gives for a k8s-openapi type).
-    fn kube_informer<K: KubeObject>(&self) -> SharedIndexInformer<K> {
-        self.factory_core()
-            .informer_for(&informer_name::<K>(), factory_informer::<K>)
-    }
-}
-
-impl<F: InformerFactory + ?Sized> KubeInformers for F {}

@@ -8,9 +8,11 @@
 //! Start from a factory: a generated `SharedInformerFactory` (the `informers` crate, or
 //! your CRDs' through `informer-gen`), or [`DynamicSharedInformerFactory`] and
 //! [`MetadataSharedInformerFactory`] for resources known at run time. Every factory is an
-//! [`InformerFactory`]: `start()`, `wait_for_cache_sync()`, `shutdown()`. Its informers
+//! [`InformerFactory`]: `start()`, `wait_for_cache_sync()`, `shutdown()`, and
+//! `informer_for(source)` for the shared informer of any [`InformerSource`]. Its informers
 //! are [`SharedIndexInformer`]s: add [`ResourceEventHandler`]s, read the cache through a
-//! [`Lister`].
+//! [`Lister`]. Without a factory, [`new_informer`] builds one informer of a source, with
+//! [`InformerOptions`].
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -50,12 +52,13 @@ pub mod metadata;
 mod processor;
 pub mod projection;
 mod reflector;
+pub mod source;
 pub mod stats;
 pub mod store;
 
 // The client layer, re-exported so that one path names everything an informer user reads.
 pub use informer_client::{
-    api, client, discovery, error, labels, list_options, object, selector, watch_event,
+    api, client, discovery, error, labels, list_options, object, request, selector, watch_event,
 };
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
@@ -71,15 +74,18 @@ pub use generic::GenericInformer;
 pub use handler::{
     Deleted, Event, HandlerOptions, QueuePolicy, ResourceEventHandler, ResourceEventHandlerFuncs,
 };
-pub use informer::{HandlerRegistration, SharedIndexInformer};
+pub use informer::{
+    new_informer, HandlerRegistration, InformerOptions, MetadataTransform, SharedIndexInformer,
+};
 pub use informer_client::{Config, PartialObjectMeta};
 pub use list_options::{ListOptions, TweakListOptions};
 pub use lister::{Lister, NamespaceLister};
 pub use lister_watcher::{ListWatch, ListerWatcher};
 pub use metadata::MetadataSharedInformerFactory;
 pub use object::{GroupVersionResource, Meta, Object};
-pub use projection::{ProjectedInformer, Projection};
+pub use projection::{Projected, ProjectedInformer, Projection};
 pub use selector::Selector;
+pub use source::{typed, Collection, InformerSource};
 pub use stats::{render_prometheus, HandlerStats, InformerStats};
 pub use store::{store, CacheMode, IndexFunc, Indexer, Indexers, StoreWriter};
 pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};

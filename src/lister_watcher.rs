@@ -1,5 +1,6 @@
 //! `ListerWatcher`: the source an informer lists and watches, and `ListWatch`,
-//! the closure-built implementation generated code uses.
+//! the closure-built implementation every [`InformerSource`](crate::source::InformerSource)
+//! makes.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -25,8 +26,7 @@ type ListFn<K> =
 type WatchFn<K> =
     Arc<dyn Fn(ListOptions) -> BoxFuture<'static, Result<WatchStream<K>, Error>> + Send + Sync>;
 
-/// A `ListerWatcher` made of two closures (client-go's `cache.ListWatch`):
-/// generated informers wrap `tweak_list_options` around the client's list and watch.
+/// A `ListerWatcher` made of two closures (client-go's `cache.ListWatch`).
 pub struct ListWatch<K> {
     list: ListFn<K>,
     watch: WatchFn<K>,
@@ -53,6 +53,16 @@ impl<K: Send + 'static> ListWatch<K> {
         Self {
             list: Arc::new(move |o| list(o).boxed()),
             watch: Arc::new(move |o| watch(o).boxed()),
+        }
+    }
+
+    /// A `ListWatch` over any `ListerWatcher`, so that it can be tweaked.
+    pub(crate) fn from_lister_watcher(lister_watcher: impl ListerWatcher<K>) -> Self {
+        let lister = Arc::new(lister_watcher);
+        let watcher = lister.clone();
+        Self {
+            list: Arc::new(move |o| lister.list(o)),
+            watch: Arc::new(move |o| watcher.watch(o)),
         }
     }
 

@@ -272,10 +272,6 @@ impl<K: Send + Sync + 'static> Processor<K> {
         }
     }
 
-    pub(crate) fn set_name(&mut self, name: String) {
-        self.name = name;
-    }
-
     fn new_shared(&mut self, policy: QueuePolicy) -> (Arc<ListenerShared>, oneshot::Sender<()>) {
         let (done_tx, done_rx) = oneshot::channel();
         let shared = Arc::new(ListenerShared {

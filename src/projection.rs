@@ -57,26 +57,28 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
-use std::time::Duration;
+use std::any::TypeId;
+use std::marker::PhantomData;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde::{Deserialize, Serialize};
 
-use crate::api::Api;
+use crate::client::Client;
 use crate::informer::SharedIndexInformer;
 use crate::labels::{CompactLabels, Labels};
-use crate::list_options::{ListOptions, TweakListOptions};
 use crate::lister::Lister;
 use crate::lister_watcher::ListWatch;
 use crate::object::{Meta, Object};
-use crate::store::Indexers;
+use crate::source::{typed, ApiScope, InformerSource};
 
 /// A view of the resource [`Of`](Projection::Of): a struct with the fields a controller
 /// reads and `metadata`, listed and watched at `Of`'s path and decoded straight into the
 /// view. Implement it with [`projection!`](crate::projection!), which also implements
 /// k8s-openapi's `Resource`, `ListableResource` and `Metadata` for the view by taking
 /// group, version, kind, plural and scope from `Of`.
-pub trait Projection: Object + k8s_openapi::ListableResource + k8s_openapi::Metadata {
+pub trait Projection:
+    Object + k8s_openapi::ListableResource<Scope: ApiScope> + k8s_openapi::Metadata
+{
     /// The resource this view projects, e.g. `k8s_openapi::api::core::v1::Pod`.
     type Of: k8s_openapi::ListableResource;
 }
@@ -176,8 +178,8 @@ macro_rules! projection {
 /// (room for 11 entries from the first), and decodes annotations, uid, timestamps and
 /// finalizers a view may never read. `ViewMeta` keeps name,
 /// namespace, resourceVersion and generation (the store key, the reflector's position,
-/// [`GenerationChanged`](crate::controller::GenerationChanged)), labels (label indexes
-/// and selectors; held as [`CompactLabels`]) and ownerReferences ([`enqueue_owner`](crate::controller::enqueue_owner)).
+/// the controller kit's `GenerationChanged`), labels (label indexes
+/// and selectors; held as [`CompactLabels`]) and ownerReferences (its `enqueue_owner`).
 /// Every other metadata field is skipped while decoding. A view that needs one more
 /// (uid, annotations, deletionTimestamp) keeps `ObjectMeta`, or a type of its own that
 /// implements [`Meta`].
@@ -303,27 +305,61 @@ impl<V: Projection> ProjectedInformer<V> {
     }
 }
 
-/// The name a factory gives the informer of `V` projecting the resource named `of` (e.g.
-/// `core/v1/pods as my_crate::PodView`), so errors and metrics tell it from the full one.
-pub fn informer_name<V: Projection>(of: &str) -> String {
-    format!("{of} as {}", std::any::type_name::<V>())
+/// The source of a projection `V` ([`InformerSource`]): listed and watched at the
+/// projected resource's path, decoding into the view, one informer per view type in a
+/// factory, named after the resource and the view (e.g. `core/v1/pods as my_crate::PodView`)
+/// so errors and metrics tell it from the full one.
+pub struct Projected<V> {
+    _v: PhantomData<fn() -> V>,
 }
 
-/// A new informer of `V` listing and watching through `api` (the projected resource's
-/// path, in the namespace `api` has), every request first edited by `tweak_list_options`:
-/// the same wiring as a generated `new_filtered_x_informer`, decoding into the view.
-pub fn new_filtered_informer<V: Projection>(
-    api: Api<V>,
-    resync: Duration,
-    indexers: Indexers<V>,
-    tweak_list_options: Option<TweakListOptions>,
-) -> SharedIndexInformer<V> {
-    let list_api = api.clone();
-    let list_watch = ListWatch::new(
-        move |options: ListOptions| list_api.list(&options),
-        move |options: ListOptions| api.watch(&options),
-    );
-    SharedIndexInformer::new(list_watch.tweaked(tweak_list_options), resync, indexers)
+impl<V> Projected<V> {
+    /// The source of the projection `V`.
+    pub fn new() -> Self {
+        Self { _v: PhantomData }
+    }
+}
+
+impl<V> Default for Projected<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V> Clone for Projected<V> {
+    fn clone(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl<V> std::fmt::Debug for Projected<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Projected")
+            .field(&std::any::type_name::<V>())
+            .finish()
+    }
+}
+
+impl<V: Projection> InformerSource<V> for Projected<V> {
+    fn informer_name(&self) -> String {
+        format!(
+            "{} as {}",
+            typed::<V>().informer_name(),
+            std::any::type_name::<V>()
+        )
+    }
+
+    fn key(&self) -> Option<String> {
+        None
+    }
+
+    fn resync_type(&self) -> TypeId {
+        TypeId::of::<V>()
+    }
+
+    fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<V> {
+        typed::<V>().list_watch(client, namespace)
+    }
 }
 
 #[cfg(test)]
@@ -448,10 +484,8 @@ mod tests {
             std::any::TypeId::of::<k8s_openapi::NamespaceResourceScope>()
         );
         assert_eq!(
-            informer_name::<PodView>("core/v1/pods")
-                .split(" as ")
-                .count(),
-            2
+            Projected::<PodView>::new().informer_name(),
+            format!("core/v1/pods as {}", std::any::type_name::<PodView>())
         );
     }
 

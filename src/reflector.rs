@@ -31,6 +31,7 @@ use crate::backoff::{Backoff, BackoffConfig};
 use crate::delta_channel::{Delta, DeltaSender};
 use crate::error::{ApiError, Error, ErrorKind};
 use crate::failure::{ListFailure, Step};
+use crate::informer::{Transform, WatchErrorHandler};
 use crate::list_options::{ListOptions, ResourceVersionMatch};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
@@ -46,12 +47,6 @@ pub(crate) const DEFAULT_PAGE_SIZE: i64 = 500;
 /// resource takes; giving up too early costs one redundant list, never correctness, while
 /// a server that never sends the bookmark delays the first sync by this much, once.
 pub(crate) const DEFAULT_INITIAL_EVENTS_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// A function applied to every object before it is cached.
-pub(crate) type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
-
-/// Called with every list or watch error (client-go's `WatchErrorHandler`).
-pub(crate) type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
 
 /// What a running reflector shares with its informer.
 #[derive(Debug)]

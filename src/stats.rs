@@ -65,6 +65,7 @@ pub struct HandlerStats {
 
 /// A snapshot of an informer's counters (cheap to take; plain data to export).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InformerStats {
     /// The informer's name (e.g. `core/v1/pods`).
     pub name: String,
@@ -78,7 +79,7 @@ pub struct InformerStats {
     pub expired_relists: u64,
     /// Streaming lists given up for list + watch: the server refused `sendInitialEvents`,
     /// or did not end the initial events with the `initial-events-end` bookmark in time
-    /// ([`SharedIndexInformer::set_initial_events_timeout`](crate::SharedIndexInformer::set_initial_events_timeout)).
+    /// ([`InformerOptions::initial_events_timeout`](crate::InformerOptions::initial_events_timeout)).
     pub streaming_list_fallbacks: u64,
     /// Watch requests made.
     pub watches: u64,

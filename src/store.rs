@@ -317,6 +317,7 @@ type Set<T> = HashSet<T, foldhash::fast::RandomState>;
 /// affected: they receive the decoded objects as they arrive. Suits large caches read by key
 /// now and then, not controllers that list the whole cache on every reconcile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CacheMode {
     /// Objects kept decoded, as `Arc<K>`.
     #[default]
@@ -425,7 +426,7 @@ struct Shard<K> {
 }
 
 /// What changes only under the store-wide lock: the indexes and how objects are held.
-struct Meta<K> {
+struct Indexing<K> {
     indexers: BTreeMap<String, IndexFn<K>>,
     indices: HashMap<String, Index>,
     mode: CacheMode,
@@ -438,7 +439,7 @@ struct Meta<K> {
 /// index reads) sees the objects and the indexes of one state, and a `get`, which takes only
 /// its key's shard, never waits for index maintenance, decoding or other shards' writes.
 struct Shared<K> {
-    meta: RwLock<Meta<K>>,
+    meta: RwLock<Indexing<K>>,
     shards: Box<[Shard<K>]>,
     hot: Mutex<HotSet<K>>,
 }
@@ -548,7 +549,7 @@ impl<K: Object> Shared<K> {
 
     /// Stores `obj` under `key`, replacing and returning what was there. The caller holds
     /// `meta` for writing; readers see the old object or the new one, never neither.
-    fn put(&self, meta: &mut Meta<K>, key: &str, obj: &Arc<K>) -> Option<Arc<K>> {
+    fn put(&self, meta: &mut Indexing<K>, key: &str, obj: &Arc<K>) -> Option<Arc<K>> {
         let slot = self.slot_for(meta.mode, key, obj);
         let compact = matches!(slot, Slot::Encoded(_));
         let (key, old, hot) = {
@@ -579,7 +580,7 @@ impl<K: Object> Shared<K> {
 
     /// Takes `key`'s object out of the store and the indexes. The caller holds `meta` for
     /// writing.
-    fn take(&self, meta: &mut Meta<K>, key: &str) -> Option<Arc<K>> {
+    fn take(&self, meta: &mut Indexing<K>, key: &str) -> Option<Arc<K>> {
         let (key, slot, hot) = {
             let mut items = write(&self.shard(key).items);
             let (key, slot) = items.remove_entry(key)?;
@@ -602,12 +603,12 @@ impl<K: Object> Shared<K> {
     }
 }
 
-impl<K: Object> Meta<K> {
+impl<K: Object> Indexing<K> {
     /// Moves `key` in every index from `old`'s values (`None`: unknown, the object could
     /// not be decoded) to `new`'s. An index whose values did not change is left alone, as
     /// for most updates (labels and namespace rarely change).
     fn reindex(&mut self, key: &Arc<str>, old: Option<Option<&K>>, new: Option<&K>) {
-        let Meta {
+        let Indexing {
             indexers, indices, ..
         } = self;
         for (name, func) in indexers.iter() {
@@ -696,7 +697,15 @@ impl<K: Object> std::fmt::Debug for Indexer<K> {
 /// assert_eq!(lister.namespaced("a").list(&Selector::everything()).len(), 1);
 /// ```
 pub fn store<K: Object>(indexers: Indexers<K>) -> (Indexer<K>, StoreWriter<K>) {
-    let reader = Indexer::new(indexers);
+    store_with_mode(indexers, CacheMode::Full)
+}
+
+/// A store holding its objects as `mode` says, from the start.
+pub(crate) fn store_with_mode<K: Object>(
+    indexers: Indexers<K>,
+    mode: CacheMode,
+) -> (Indexer<K>, StoreWriter<K>) {
+    let reader = Indexer::new(indexers, mode);
     let writer = StoreWriter {
         store: reader.clone(),
     };
@@ -781,8 +790,16 @@ impl<K: Object> StoreWriter<K> {
     }
 }
 
+/// How many decoded objects a cache in `mode` keeps beside its encoded ones.
+fn hot_capacity(mode: CacheMode) -> usize {
+    match mode {
+        CacheMode::Full => 0,
+        CacheMode::Compact { hot } => hot,
+    }
+}
+
 impl<K: Object> Indexer<K> {
-    fn new(indexers: Indexers<K>) -> Self {
+    fn new(indexers: Indexers<K>, mode: CacheMode) -> Self {
         let indices = indexers
             .funcs
             .keys()
@@ -790,17 +807,17 @@ impl<K: Object> Indexer<K> {
             .collect();
         Self {
             inner: Arc::new(Shared {
-                meta: RwLock::new(Meta {
+                meta: RwLock::new(Indexing {
                     indexers: indexers.funcs,
                     indices,
-                    mode: CacheMode::Full,
+                    mode,
                 }),
                 shards: (0..SHARDS)
                     .map(|_| Shard {
                         items: RwLock::new(Items::default()),
                     })
                     .collect(),
-                hot: Mutex::new(HotSet::new(0)),
+                hot: Mutex::new(HotSet::new(hot_capacity(mode))),
             }),
         }
     }
@@ -810,9 +827,9 @@ impl<K: Object> Indexer<K> {
         read(&self.inner.meta).mode
     }
 
-    /// Chooses how objects are held (the informer's setting, before it starts). Fails,
+    /// Chooses how objects are held (the writer's setting, before it writes). Fails,
     /// changing nothing, once the store holds objects.
-    pub(crate) fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
+    fn set_cache_mode(&self, mode: CacheMode) -> Result<(), Error> {
         let mut meta = write(&self.inner.meta);
         let held = self.inner.count();
         if held > 0 {
@@ -822,12 +839,8 @@ impl<K: Object> Indexer<K> {
                 format!("the indexer already holds {held} objects"),
             ));
         }
-        let hot = match mode {
-            CacheMode::Full => 0,
-            CacheMode::Compact { hot } => hot,
-        };
         meta.mode = mode;
-        *lock(&self.inner.hot) = HotSet::new(hot);
+        *lock(&self.inner.hot) = HotSet::new(hot_capacity(mode));
         Ok(())
     }
 

@@ -9,9 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::{
-    Client, FactoryBuilder, Indexers, ListOptions, SharedIndexInformer, SharedInformerFactoryCore,
+    typed, ApiResource, CacheMode, Client, Collection, FactoryBuilder, SharedInformerFactoryCore,
     SyncErrorKind,
 };
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
@@ -25,35 +24,9 @@ impl From<SharedInformerFactoryCore> for Factory {
     }
 }
 
-fn informer_for<K>(core: &SharedInformerFactoryCore) -> SharedIndexInformer<K>
-where
-    K: k8s_openapi::ListableResource
-        + k8s_openapi::Metadata<Ty = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>
-        + serde::de::DeserializeOwned
-        + serde::Serialize
-        + Send
-        + Sync
-        + 'static,
-{
-    let (c1, c2) = (core.client().clone(), core.client().clone());
-    let (t1, t2) = (core.tweak_list_options(), core.tweak_list_options());
-    let ns = core.namespace().map(str::to_owned);
-    let ns2 = ns.clone();
-    let lw = ListWatch::new(
-        move |mut o: ListOptions| {
-            if let Some(t) = &t1 {
-                t(&mut o);
-            }
-            c1.list::<K>(ns.as_deref(), &o)
-        },
-        move |mut o: ListOptions| {
-            if let Some(t) = &t2 {
-                t(&mut o);
-            }
-            c2.watch::<K>(ns2.as_deref(), &o)
-        },
-    );
-    SharedIndexInformer::new(lw, core.resync_for::<K>(), Indexers::namespace())
+/// A source of Pods keyed (and named) apart from the typed one, as a dynamic resource is.
+fn keyed(plural: &str) -> Collection<Pod> {
+    Collection::new(ApiResource::new("", "v1", "Pod", plural, true))
 }
 
 fn serve(seen: &Seen) -> Reply {
@@ -90,24 +63,21 @@ async fn factory_syncs_names_failures_composes_transforms_and_shuts_down() {
         .namespace("shop")
         .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
         .resync_for::<ConfigMap>(Duration::from_secs(60))
-        .transform(|meta| meta.managed_fields = None)
+        .metadata_transform(|meta| meta.managed_fields = None)
         .build();
     assert_eq!(core.resync_for::<ConfigMap>(), Duration::from_secs(60));
     assert_eq!(core.resync_for::<Pod>(), Duration::ZERO);
 
-    let pods = core.informer_for::<Pod>("core/v1/pods", |c| {
-        let inf = informer_for::<Pod>(c);
-        inf.set_transform(|mut p: Pod| {
+    let pods = core.informer_for_with(typed::<Pod>(), |o| {
+        o.transform(|mut p: Pod| {
             p.metadata
                 .annotations
                 .get_or_insert_with(Default::default)
                 .insert("seen-by".into(), "test".into());
             p
         })
-        .unwrap();
-        inf
     });
-    let again = core.informer_for::<Pod>("core/v1/pods", |_| unreachable!("made twice"));
+    let again = core.informer_for_with(typed::<Pod>(), |_| unreachable!("made twice"));
     assert_eq!(pods.name(), again.name());
 
     core.start();
@@ -139,7 +109,7 @@ async fn factory_syncs_names_failures_composes_transforms_and_shuts_down() {
     );
 
     // Requested after start: starts at once, and its 404 is reported by name.
-    let cms = core.informer_for::<ConfigMap>("core/v1/configmaps", informer_for::<ConfigMap>);
+    let cms = core.informer_for(typed::<ConfigMap>());
     let err = tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
         .await
         .expect("sync hung")
@@ -163,11 +133,11 @@ async fn wait_with_timeout_names_the_informers_still_syncing() {
     .await;
     let client = Client::new(Config::new(&server.url)).unwrap();
     let core = SharedInformerFactoryCore::new(client, Default::default());
-    core.informer_for::<Pod>("core/v1/pods", informer_for::<Pod>);
+    core.informer_for(typed::<Pod>());
     // Keyed informers of the same type are distinct from each other and from the typed one.
-    let a = core.informer_for_key::<Pod>("gvr-a", "a", informer_for::<Pod>);
-    let b = core.informer_for_key::<Pod>("gvr-b", "b", informer_for::<Pod>);
-    let a2 = core.informer_for_key::<Pod>("gvr-a", "a", |_| unreachable!("made twice"));
+    let a = core.informer_for_with(keyed("gvr-a"), |o| o.name("a"));
+    let b = core.informer_for_with(keyed("gvr-b"), |o| o.name("b"));
+    let a2 = core.informer_for_with(keyed("gvr-a"), |_| unreachable!("made twice"));
     assert_eq!(
         (a.name(), b.name(), a2.name()),
         ("a".into(), "b".into(), "a".into())
@@ -211,17 +181,14 @@ async fn managed_fields_are_dropped_before_transforms_unless_kept() {
         let seen_by_informer = Arc::new(Mutex::new(Vec::new()));
         let f = seen_by_factory.clone();
         let Factory(core) = builder
-            .transform(move |meta| f.lock().unwrap().push(meta.managed_fields.is_some()))
+            .metadata_transform(move |meta| f.lock().unwrap().push(meta.managed_fields.is_some()))
             .build();
         let i = seen_by_informer.clone();
-        let pods = core.informer_for::<Pod>("core/v1/pods", |c| {
-            let inf = informer_for::<Pod>(c);
-            inf.set_transform(move |p: Pod| {
+        let pods = core.informer_for_with(typed::<Pod>(), |o| {
+            o.transform(move |p: Pod| {
                 i.lock().unwrap().push(p.metadata.managed_fields.is_some());
                 p
             })
-            .unwrap();
-            inf
         });
         core.start();
         tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
@@ -234,4 +201,61 @@ async fn managed_fields_are_dropped_before_transforms_unless_kept() {
         assert_eq!(*seen_by_informer.lock().unwrap(), vec![keep]);
         core.shutdown().await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn informers_of_every_source_are_built_with_the_factory_options() {
+    let server = Server::start(None, serve).await;
+    let client = Client::new(Config::new(&server.url)).unwrap();
+    let Factory(core) = FactoryBuilder::<Factory>::new(client)
+        .namespace("shop")
+        .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
+        .resync_for::<Pod>(Duration::from_secs(90))
+        .cache_mode(CacheMode::compact(4))
+        .build();
+    // A typed source (through `Api`) and a collection path (as dynamic, metadata-only and
+    // kube-rs informers have), the second with a page size of its own.
+    let typed_pods = core.informer_for(typed::<Pod>());
+    let path_pods = core.informer_for_with(keyed("pods"), |o| o.page_size(7));
+    let options = core.informer_options(&keyed("pods"));
+    assert_eq!(
+        (options.resync, options.drop_managed_fields),
+        (Duration::from_secs(90), true),
+        "{options:?}"
+    );
+    assert_eq!(path_pods.name(), "core/v1/pods");
+    for informer in [&typed_pods, &path_pods] {
+        assert_eq!(informer.indexer().cache_mode(), CacheMode::compact(4));
+    }
+
+    core.start();
+    tokio::time::timeout(Duration::from_secs(30), core.wait_for_cache_sync())
+        .await
+        .expect("sync hung")
+        .unwrap();
+    for informer in [&typed_pods, &path_pods] {
+        let web0 = informer.indexer().get_by_key("shop/web-0").unwrap();
+        assert!(
+            web0.metadata.managed_fields.is_none(),
+            "{}",
+            informer.name()
+        );
+    }
+    let seen = server.seen();
+    assert!(
+        seen.iter().all(|s| s.path == "/api/v1/namespaces/shop/pods"
+            && s.query.contains("labelSelector=tier%3Dweb")),
+        "{seen:?}"
+    );
+    let pages: Vec<&str> = seen
+        .iter()
+        .filter(|s| !s.query.contains("watch=1"))
+        .map(|s| s.query.as_str())
+        .collect();
+    assert_eq!(
+        pages.iter().filter(|q| q.contains("limit=7")).count(),
+        1,
+        "{pages:?}"
+    );
+    core.shutdown().await;
 }

@@ -13,7 +13,8 @@ use informer_runtime::client::Config;
 use informer_runtime::handler::{HandlerOptions, QueuePolicy};
 use informer_runtime::object::object_key;
 use informer_runtime::{
-    Client, Deleted, Indexers, ListOptions, ListWatch, ResourceEventHandler, SharedIndexInformer,
+    new_informer, typed, Client, Deleted, Indexers, InformerOptions, ResourceEventHandler,
+    SharedIndexInformer,
 };
 use k8s_openapi::api::core::v1::ConfigMap;
 use rand::rngs::StdRng;
@@ -27,12 +28,10 @@ const OBJECTS: usize = 20;
 
 fn informer(server: &RunningServer) -> SharedIndexInformer<ConfigMap> {
     let client = Client::new(Config::new(server.url())).unwrap();
-    let c2 = client.clone();
-    let lw = ListWatch::new(
-        move |o: ListOptions| client.list::<ConfigMap>(None, &o),
-        move |o: ListOptions| c2.watch::<ConfigMap>(None, &o),
-    );
-    SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
+    let options = InformerOptions::default()
+        .name("ConfigMap")
+        .indexers(Indexers::namespace());
+    new_informer(&client, &typed::<ConfigMap>(), None, options)
 }
 
 async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use informer_runtime::client::Config;
 use informer_runtime::error::ErrorKind;
-use informer_runtime::lister_watcher::ListWatch;
-use informer_runtime::{Client, Indexers, ListOptions, SharedIndexInformer};
+use informer_runtime::{
+    new_informer, typed, Client, Indexers, InformerOptions, SharedIndexInformer,
+};
 use k8s_openapi::api::core::v1::Pod;
 use support::{mebibyte_chunks, pod_json, watch_line, Reply, Server};
 use tokio_util::sync::CancellationToken;
@@ -31,13 +32,13 @@ async fn eventually(what: &str, cond: impl Fn() -> bool) {
     }
 }
 
-fn informer(client: &Client) -> SharedIndexInformer<Pod> {
-    let (c1, c2) = (client.clone(), client.clone());
-    let lw = ListWatch::new(
-        move |o: ListOptions| c1.list::<Pod>(None, &o),
-        move |o: ListOptions| c2.watch::<Pod>(None, &o),
-    );
-    SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
+fn informer(client: &Client, options: InformerOptions<Pod>) -> SharedIndexInformer<Pod> {
+    new_informer(
+        client,
+        &typed::<Pod>(),
+        None,
+        options.indexers(Indexers::namespace()),
+    )
 }
 
 fn list_of(pods: &[(&str, &str)], rv: &str) -> String {
@@ -79,15 +80,16 @@ async fn informer_relists_after_an_oversized_watch_event_and_converges() {
         }
     })
     .await;
-    let inf = informer(&Client::new(Config::new(&server.url)).unwrap());
     let errors: Arc<Mutex<Vec<String>>> = Arc::default();
     let seen_errors = errors.clone();
-    inf.set_watch_error_handler(move |e| {
-        if e.kind() == Some(ErrorKind::TooLarge) {
-            seen_errors.lock().unwrap().push(e.to_string());
-        }
-    })
-    .unwrap();
+    let inf = informer(
+        &Client::new(Config::new(&server.url)).unwrap(),
+        InformerOptions::default().watch_error_handler(move |e| {
+            if e.kind() == Some(ErrorKind::TooLarge) {
+                seen_errors.lock().unwrap().push(e.to_string());
+            }
+        }),
+    );
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     let keys = || {
@@ -140,7 +142,10 @@ async fn a_huge_retry_after_does_not_stop_an_informer() {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     });
-    let inf = informer(&Client::new(Config::new(&server.url)).unwrap());
+    let inf = informer(
+        &Client::new(Config::new(&server.url)).unwrap(),
+        InformerOptions::default(),
+    );
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     let synced = tokio::time::timeout(Duration::from_secs(120), async {

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use informer_runtime::client::Config;
-use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::{
-    Client, Deleted, Event, Indexers, ListOptions, ResourceEventHandlerFuncs, SharedIndexInformer,
+    new_informer, typed, Client, Deleted, Event, Indexers, InformerOptions,
+    ResourceEventHandlerFuncs, SharedIndexInformer,
 };
 use k8s_openapi::api::core::v1::Pod;
 use support::{status, Reply, Seen, Server};
@@ -53,13 +53,16 @@ fn bookmark(rv: &str) -> Vec<u8> {
 }
 
 fn informer(server: &Server) -> SharedIndexInformer<Pod> {
+    informer_with(server, |o| o)
+}
+
+fn informer_with(
+    server: &Server,
+    configure: impl FnOnce(InformerOptions<Pod>) -> InformerOptions<Pod>,
+) -> SharedIndexInformer<Pod> {
     let client = Client::new(Config::new(&server.url)).unwrap();
-    let c2 = client.clone();
-    let lw = ListWatch::new(
-        move |o: ListOptions| client.list::<Pod>(None, &o),
-        move |o: ListOptions| c2.watch::<Pod>(None, &o),
-    );
-    SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
+    let options = InformerOptions::default().indexers(Indexers::namespace());
+    new_informer(&client, &typed::<Pod>(), None, configure(options))
 }
 
 async fn eventually(what: &str, cond: impl Fn() -> bool) {
@@ -240,8 +243,7 @@ async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupporte
         Reply::json(500, status(500, "InternalError", "unexpected request"))
     })
     .await;
-    let inf = informer(&server);
-    inf.set_streaming_list(true).unwrap();
+    let inf = informer_with(&server, |o| o.streaming_list(true));
     let log: Log = Arc::default();
     inf.add_event_handler(recording_handler(&log));
     let cancel = CancellationToken::new();
@@ -253,7 +255,6 @@ async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupporte
     assert_eq!(*log.lock().unwrap(), vec!["add a@28 true", "add b@29 true"]);
     assert_eq!(inf.last_sync_resource_version(), "30");
     assert!(server.seen().iter().all(|s| param(s, "watch").is_some()));
-    assert!(inf.set_streaming_list(false).is_err());
     cancel.cancel();
     task.await.unwrap();
 
@@ -273,12 +274,12 @@ async fn streaming_list_syncs_from_initial_events_and_falls_back_when_unsupporte
         r
     })
     .await;
-    let inf = informer(&server);
-    inf.set_streaming_list(true).unwrap();
     let errors = Arc::new(Mutex::new(Vec::new()));
     let e2 = errors.clone();
-    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
-        .unwrap();
+    let inf = informer_with(&server, |o| {
+        o.streaming_list(true)
+            .watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
+    });
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
@@ -327,8 +328,7 @@ async fn streaming_list_refused_as_invalid_falls_back_without_an_error() {
         r
     })
     .await;
-    let inf = informer(&server);
-    inf.set_streaming_list(true).unwrap();
+    let inf = informer_with(&server, |o| o.streaming_list(true));
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
@@ -362,11 +362,11 @@ async fn throttled_list_is_retried_and_errors_reach_the_watch_error_handler() {
         r
     })
     .await;
-    let inf = informer(&server);
     let errors = Arc::new(Mutex::new(Vec::new()));
     let e2 = errors.clone();
-    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.status_code()))
-        .unwrap();
+    let inf = informer_with(&server, |o| {
+        o.watch_error_handler(move |e| e2.lock().unwrap().push(e.status_code()))
+    });
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     tokio::time::timeout(Duration::from_secs(30), inf.wait_for_sync())
@@ -375,7 +375,7 @@ async fn throttled_list_is_retried_and_errors_reach_the_watch_error_handler() {
         .unwrap();
     assert_eq!(*errors.lock().unwrap(), vec![Some(429)]);
     assert_eq!(*lists.lock().unwrap(), 2);
-    assert!(inf.last_list_failure().is_none());
+    assert!(inf.list_failure().is_none());
     cancel.cancel();
     task.await.unwrap();
 }
@@ -402,7 +402,7 @@ async fn forbidden_list_fails_wait_for_sync_with_the_reason() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("403") && err.contains("forbidden"), "{err}");
-    let failure = inf.last_list_failure().unwrap();
+    let failure = inf.list_failure().unwrap();
     assert_eq!(failure.code, Some(403));
     assert!(failure.terminal);
     assert!(!inf.has_synced());
@@ -573,12 +573,12 @@ async fn a_streaming_list_refused_with_410_when_opened_is_an_expired_relist_not_
         }
     })
     .await;
-    let inf = informer(&server);
-    inf.set_streaming_list(true).unwrap();
     let errors = Arc::new(Mutex::new(Vec::new()));
     let e2 = errors.clone();
-    inf.set_watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
-        .unwrap();
+    let inf = informer_with(&server, |o| {
+        o.streaming_list(true)
+            .watch_error_handler(move |e| e2.lock().unwrap().push(e.to_string()))
+    });
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     eventually("the second streaming list", || {

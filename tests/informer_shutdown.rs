@@ -142,7 +142,7 @@ fn shutdown_mid_page_mid_call_and_mid_backoff_returns_promptly_and_leaves_nothin
         })
         .await;
         eventually("secrets and services to fail and back off", || {
-            secrets.last_list_failure().is_some() && services.last_list_failure().is_some()
+            secrets.list_failure().is_some() && services.list_failure().is_some()
         })
         .await;
         eventually("the config map watch", || {

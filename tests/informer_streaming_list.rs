@@ -8,20 +8,25 @@ use std::time::Duration;
 
 use informer_runtime::client::Config;
 use informer_runtime::object::object_key;
-use informer_runtime::{Client, Indexers, ListOptions, ListWatch, SharedIndexInformer};
+use informer_runtime::{
+    new_informer, typed, Client, Indexers, InformerOptions, SharedIndexInformer,
+};
 use k8s_openapi::api::core::v1::ConfigMap;
 use serde_json::json;
 use test_apiserver::{RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
-fn informer(server: &RunningServer) -> SharedIndexInformer<ConfigMap> {
+fn informer(
+    server: &RunningServer,
+    options: InformerOptions<ConfigMap>,
+) -> SharedIndexInformer<ConfigMap> {
     let client = Client::new(Config::new(server.url())).unwrap();
-    let c2 = client.clone();
-    let lw = ListWatch::new(
-        move |o: ListOptions| client.list::<ConfigMap>(None, &o),
-        move |o: ListOptions| c2.watch::<ConfigMap>(None, &o),
-    );
-    SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
+    new_informer(
+        &client,
+        &typed::<ConfigMap>(),
+        None,
+        options.indexers(Indexers::namespace()),
+    )
 }
 
 async fn eventually(what: &str, cond: impl Fn() -> bool) {
@@ -79,10 +84,13 @@ async fn a_server_without_the_initial_events_end_bookmark_falls_back_to_list_and
             .unwrap();
     }
     server.faults().omit_initial_events_end();
-    let inf = informer(&server);
-    inf.set_streaming_list(true).unwrap();
-    inf.set_initial_events_timeout(Duration::from_millis(300))
-        .unwrap();
+    let inf = informer(
+        &server,
+        InformerOptions::default()
+            .name("ConfigMap")
+            .streaming_list(true)
+            .initial_events_timeout(Duration::from_millis(300)),
+    );
     let cancel = CancellationToken::new();
     let task = tokio::spawn(inf.run(cancel.clone()));
     // Without the timeout this never returns: the initial events never end.

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::client::Client;
 use crate::error::Error;
 use crate::object::GroupVersionResource;
+use crate::request::Request;
 
 /// One served resource of one group-version, as discovery describes it
 /// (client-go's `metav1.APIResource` with its group and version filled in).
@@ -315,8 +316,8 @@ impl Discovery {
     }
 
     async fn fetch_group_versions(&self) -> Result<Vec<GroupVersion>, Error> {
-        let core: ApiVersionsWire = self.client.get_json("/api").await?;
-        let groups: ApiGroupListWire = self.client.get_json("/apis").await?;
+        let core: ApiVersionsWire = self.client.request(Request::get_path("/api")?).await?;
+        let groups: ApiGroupListWire = self.client.request(Request::get_path("/apis")?).await?;
         let mut gvs = core_versions(core);
         gvs.extend(group_versions(groups));
         self.lock().group_versions = Some(gvs.clone());
@@ -350,7 +351,7 @@ impl Discovery {
         push_path_segment(&mut path, group);
         path.push('/');
         push_path_segment(&mut path, version);
-        let wire: ApiResourceListWire = match self.client.get_json(&path).await {
+        let wire: ApiResourceListWire = match self.client.request(Request::get_path(&path)?).await {
             Ok(w) => w,
             Err(e) if e.status_code() == Some(404) => {
                 return Err(Error::UnknownResource {

@@ -4,6 +4,11 @@
 //! server answers with. It knows nothing of informers: the `informer-runtime` crate builds
 //! its caches on top of it, and the `kube-informers` facade re-exports both.
 //!
+//! One face, as in kube-rs: requests are values built without I/O ([`request`]), the
+//! [`Client`] sends them and decodes what comes back (`request`, `request_status`,
+//! `request_list`, `request_events`), and [`Api`] puts the two together for one resource,
+//! typed or known only at run time ([`Api::for_resource`]).
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), informer_client::Error> {
 //! use informer_client::{Api, Client, ListOptions};
@@ -12,7 +17,7 @@
 //! let client = Client::try_default().await?; // kubeconfig, else in-cluster
 //! let config_maps: Api<ConfigMap> = Api::namespaced(client, "shop");
 //! let list = config_maps.list(&ListOptions::default()).await?;
-//! println!("{} config maps at resourceVersion {}", list.items.len(), list.resource_version);
+//! println!("{} config maps at resourceVersion {}", list.items.len(), list.metadata.resource_version.unwrap_or_default());
 //! # Ok(())
 //! # }
 //! ```
@@ -24,18 +29,19 @@ pub mod client;
 pub mod discovery;
 pub mod dynamic;
 pub mod error;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod json;
 pub mod list_options;
 pub mod metadata;
 pub mod object;
+pub mod request;
 pub mod watch_event;
 
 pub use informer_selectors::{labels, selector};
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
-#[cfg(feature = "fuzzing")]
-#[doc(hidden)]
-pub use client::fuzz;
 pub use client::{Client, Config};
 pub use discovery::{ApiResource, Discovery};
 pub use dynamic::DynamicObject;

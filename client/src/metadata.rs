@@ -11,6 +11,16 @@ use crate::object::Object;
 /// The `kind` the server gives objects it reduced to metadata.
 pub const PARTIAL_OBJECT_METADATA: &str = "PartialObjectMetadata";
 
+/// The `Accept` of metadata-only lists: a `PartialObjectMetadataList`, else plain JSON
+/// (see [`Api::with_accept`](crate::Api::with_accept)).
+pub const LIST_ACCEPT: &str =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
+/// The `Accept` of metadata-only watches: `PartialObjectMetadata` event objects, else plain
+/// JSON.
+pub const WATCH_ACCEPT: &str =
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+
 /// Marks a [`PartialObjectMeta`] whose resource is known only at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Untyped {}

@@ -49,8 +49,8 @@ where
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use informer_runtime::labels::Labels;
-/// use informer_runtime::object::Meta;
+/// use informer_client::labels::Labels;
+/// use informer_client::object::Meta;
 ///
 /// /// Only what a controller of named, labelled objects needs.
 /// #[derive(serde::Deserialize, serde::Serialize)]

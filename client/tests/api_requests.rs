@@ -11,6 +11,7 @@ use informer_client::api::{
     StatusSubresource, ValidationDirective,
 };
 use informer_client::client::{Client, Config};
+use informer_client::request::RequestBuilder;
 use informer_client::ListOptions;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::autoscaling::v1::{Scale, ScaleSpec};
@@ -445,5 +446,48 @@ async fn error_predicates_and_retry_after() {
             .to_string()
             .contains("get configmaps shop/other at http://"),
         "{gateway}"
+    );
+}
+
+#[tokio::test]
+async fn a_built_request_goes_out_as_built_and_its_errors_name_the_server() {
+    let (server, client) = answering(200, pod_json()).await;
+    let pods = RequestBuilder::of::<Pod>(Some("shop"));
+    let patch = pods
+        .patch(
+            "web-0",
+            &PatchParams::default().dry_run(),
+            &Patch::Merge(json!({"metadata": {"labels": {"tier": "web"}}})),
+        )
+        .unwrap();
+    let pod: Pod = client.request(patch).await.unwrap();
+    assert_eq!(pod.metadata.name.as_deref(), Some("web-0"));
+    let r = server.single();
+    assert_eq!(r.method, "PATCH");
+    assert_eq!(r.path, "/api/v1/namespaces/shop/pods/web-0");
+    assert_eq!(r.query_pairs(), pairs(&[("dryRun", "All")]));
+    assert_eq!(
+        r.header("content-type"),
+        Some("application/merge-patch+json")
+    );
+    assert_eq!(r.header("accept"), Some("application/json"));
+    assert_eq!(r.json(), json!({"metadata": {"labels": {"tier": "web"}}}));
+
+    server.clear();
+    let delete = pods.delete("web-0", &DeleteParams::default()).unwrap();
+    let answer = client.request_status::<Pod>(delete).await.unwrap();
+    assert!(matches!(answer, DeleteResponse::Object(_)), "{answer:?}");
+
+    let (_gone, client) = answering(404, json!({"kind": "Status", "code": 404, "reason": "NotFound", "message": "pods \"web-0\" not found"})).await;
+    let e = client
+        .request::<Pod>(pods.get("web-0").unwrap())
+        .await
+        .unwrap_err();
+    assert!(e.is_not_found(), "{e}");
+    let context = &e.api().unwrap().context;
+    assert!(
+        context.starts_with("get pods shop/web-0 at http://")
+            && context.ends_with("/api/v1/namespaces/shop/pods/web-0"),
+        "{context}"
     );
 }

@@ -8,7 +8,11 @@ use informer_client::api::{
     Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams, StatusSubresource,
 };
 use informer_client::client::{Client, Config};
-use informer_client::{ListOptions, WatchEvent};
+use informer_client::metadata::{LIST_ACCEPT, PARTIAL_OBJECT_METADATA, WATCH_ACCEPT};
+use informer_client::{
+    ApiResource, Discovery, DynamicObject, GroupVersionResource, ListOptions, PartialObjectMeta,
+    WatchEvent,
+};
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, PodStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::json;
@@ -307,4 +311,93 @@ async fn create_in_all_namespaces_takes_the_objects_namespace() {
         .await
         .unwrap();
     assert!(server.get("configmaps", Some("team"), "x").is_ok());
+}
+
+#[tokio::test]
+async fn an_api_for_a_resource_known_at_run_time_reads_and_writes_dynamic_objects() {
+    let (_server, client) = server().await;
+    let config_maps = Discovery::new(client.clone())
+        .resolve(&GroupVersionResource::new("", "v1", "configmaps"))
+        .await
+        .unwrap();
+    let in_shop: Api<DynamicObject> = Api::for_resource(client.clone(), &config_maps, Some("shop"));
+    let object: DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "dyn"},
+        "data": {"k": "1"},
+    }))
+    .unwrap();
+    let created = in_shop
+        .create(&object, &PostParams::default())
+        .await
+        .unwrap();
+    assert_eq!(created.metadata.namespace.as_deref(), Some("shop"));
+    let mut got = in_shop.get("dyn").await.unwrap();
+    assert_eq!(got.rest["data"], json!({"k": "1"}));
+
+    got.rest["data"] = json!({"k": "2"});
+    let updated = in_shop.update(&got, &PostParams::default()).await.unwrap();
+    assert_eq!(updated.rest["data"], json!({"k": "2"}));
+    let patched = in_shop
+        .patch(
+            "dyn",
+            &Patch::Merge(json!({"data": {"k": "3"}})),
+            &PatchParams::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(patched.rest["data"], json!({"k": "3"}));
+
+    let everywhere: Api<DynamicObject> = Api::for_resource(client.clone(), &config_maps, None);
+    let list = everywhere.list(&ListOptions::default()).await.unwrap();
+    assert_eq!(list.items.len(), 1);
+    // A by-name call needs a namespace, as on a typed Api.
+    let e = everywhere.get("dyn").await.unwrap_err();
+    assert_eq!(
+        e.kind(),
+        Some(informer_client::error::ErrorKind::InvalidArgument),
+        "{e}"
+    );
+
+    in_shop
+        .delete("dyn", &DeleteParams::default())
+        .await
+        .unwrap();
+    assert!(in_shop.get_opt("dyn").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn a_metadata_only_api_asks_for_partial_object_metadata() {
+    let (server, client) = server().await;
+    server
+        .create("configmaps", Some("a"), fixtures::config_map("a", "c", 0))
+        .unwrap();
+    let metadata: Api<PartialObjectMeta<ConfigMap>> =
+        Api::for_resource(client, &ApiResource::of::<ConfigMap>(), Some("a"))
+            .with_accept(Some(LIST_ACCEPT), Some(WATCH_ACCEPT));
+    let list = metadata.list(&ListOptions::default()).await.unwrap();
+    assert_eq!(list.items.len(), 1);
+    assert_eq!(list.items[0].kind, PARTIAL_OBJECT_METADATA);
+    assert_eq!(list.items[0].metadata.name.as_deref(), Some("c"));
+
+    let from = ListOptions {
+        resource_version: list.metadata.resource_version.clone(),
+        ..Default::default()
+    };
+    let mut events = metadata.watch(&from).await.unwrap();
+    Api::<ConfigMap>::namespaced(metadata.client().clone(), "a")
+        .create(&config_map("new", "1"), &PostParams::default())
+        .await
+        .unwrap();
+    let event = tokio::time::timeout(Duration::from_secs(10), events.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let WatchEvent::Added(added) = event else {
+        panic!("unexpected {event:?}")
+    };
+    assert_eq!(added.kind, PARTIAL_OBJECT_METADATA);
+    assert_eq!(added.metadata.name.as_deref(), Some("new"));
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use informer_client::client::{Config, KubeConfigOptions};
+use informer_client::request::RequestBuilder;
 use informer_client::{Client, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use support::{pod_list, Pki, Reply, Server};
@@ -15,7 +16,11 @@ use support::{pod_list, Pki, Reply, Server};
 async fn list(client: &Client) {
     tokio::time::timeout(
         Duration::from_secs(30),
-        client.list::<Pod>(None, &ListOptions::default()),
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
     )
     .await
     .expect("test hung")

@@ -13,6 +13,7 @@ use futures_util::StreamExt;
 use informer_client::api::{Api, PostParams};
 use informer_client::client::{Config, Impersonate};
 use informer_client::error::ErrorKind;
+use informer_client::request::RequestBuilder;
 use informer_client::watch_event::WatchEvent;
 use informer_client::{Client, Error, ListOptions};
 use k8s_openapi::api::core::v1::{Pod, Secret};
@@ -60,9 +61,15 @@ async fn watch_event_over_the_default_limit_fails_naming_the_resource_and_limit(
     })
     .await;
     let client = Client::new(Config::new(&server.url)).unwrap();
-    let stream = within(client.watch::<Pod>(Some("team"), &watch_options()))
-        .await
-        .unwrap();
+    let stream = within(
+        client.request_events::<Pod>(
+            RequestBuilder::of::<Pod>(Some("team"))
+                .watch(&watch_options())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     let events: Vec<_> = within(stream.collect::<Vec<_>>()).await;
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(
@@ -95,9 +102,15 @@ async fn gzip_watch_inflating_past_the_limit_fails() {
     })
     .await;
     let client = Client::new(Config::new(&server.url)).unwrap();
-    let stream = within(client.watch::<Pod>(None, &watch_options()))
-        .await
-        .unwrap();
+    let stream = within(
+        client.request_events::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .watch(&watch_options())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     let events: Vec<_> = within(stream.collect::<Vec<_>>()).await;
     assert_eq!(events.len(), 1, "{events:?}");
     let Err(e) = &events[0] else {
@@ -119,7 +132,15 @@ async fn list_item_over_the_default_limit_fails() {
     })
     .await;
     let client = Client::new(Config::new(&server.url)).unwrap();
-    let Err(e) = within(client.list::<Pod>(Some("team"), &ListOptions::default())).await else {
+    let Err(e) = within(
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(Some("team"))
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    else {
         panic!("the 17 MiB item was decoded");
     };
     assert_too_large(
@@ -160,11 +181,25 @@ async fn list_and_get_bodies_over_the_configured_limit_fail_also_gzipped() {
     let mut config = Config::new(&server.url);
     config.max_body_bytes = u64::try_from(limit).unwrap();
     let client = Client::new(config).unwrap();
-    let ok = within(client.list::<Pod>(Some("team"), &ListOptions::default()))
-        .await
-        .unwrap();
+    let ok = within(
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(Some("team"))
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     assert_eq!(ok.items.len(), 1);
-    let Err(e) = within(client.list::<Pod>(Some("big"), &ListOptions::default())).await else {
+    let Err(e) = within(
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(Some("big"))
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    else {
         panic!("the list over the body limit was decoded");
     };
     assert_too_large(
@@ -256,9 +291,15 @@ async fn retry_after_beyond_any_duration_parses_without_overflow() {
         })
         .await;
         let client = Client::new(Config::new(&server.url)).unwrap();
-        let e = within(client.list::<Pod>(None, &ListOptions::default()))
-            .await
-            .unwrap_err();
+        let e = within(
+            client.request_list::<Pod>(
+                RequestBuilder::of::<Pod>(None)
+                    .list(&ListOptions::default())
+                    .unwrap(),
+            ),
+        )
+        .await
+        .unwrap_err();
         assert!(e.is_too_many_requests(), "{e}");
         assert_eq!(
             e.retry_after(),

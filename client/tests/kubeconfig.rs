@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use informer_client::client::{Config, KubeConfigOptions};
+use informer_client::request::RequestBuilder;
 use informer_client::{Client, Error, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use support::{kubeconfig, pod_list, status, Reply, Server};
@@ -39,7 +40,11 @@ fn config(dir: &Path, cluster: &str, user: &str) -> Result<Config, Error> {
 async fn list_in(client: &Client, ns: &str) -> Result<usize, Error> {
     tokio::time::timeout(
         Duration::from_secs(30),
-        client.list::<Pod>(Some(ns), &ListOptions::default()),
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(Some(ns))
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
     )
     .await
     .expect("test hung")

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use informer_client::client::Config;
+use informer_client::request::{Request, RequestBuilder};
 use informer_client::watch_event::{Bookmark, WatchEvent};
-use informer_client::{Client, Error, ListOptions};
+use informer_client::{ApiResource, Client, Error, ListOptions};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use support::{pod_list, status, Reply, Server};
@@ -42,16 +43,20 @@ async fn multi_page_list_with_items_lacking_kind() {
         resource_version: Some("0".into()),
         ..Default::default()
     };
-    let page1 = within(client.list::<Pod>(Some("team"), &opts))
-        .await
-        .unwrap();
+    let page1 = within(
+        client.request_list::<Pod>(RequestBuilder::of::<Pod>(Some("team")).list(&opts).unwrap()),
+    )
+    .await
+    .unwrap();
     assert_eq!(page1.items.len(), 2);
     assert_eq!(page1.items[1].metadata.name.as_deref(), Some("b"));
     assert_eq!(page1.metadata.continue_.as_deref(), Some("page2"));
     opts.continue_token = page1.metadata.continue_.clone();
-    let page2 = within(client.list::<Pod>(Some("team"), &opts))
-        .await
-        .unwrap();
+    let page2 = within(
+        client.request_list::<Pod>(RequestBuilder::of::<Pod>(Some("team")).list(&opts).unwrap()),
+    )
+    .await
+    .unwrap();
     assert_eq!(page2.items.len(), 1);
     assert_eq!(page2.metadata.resource_version.as_deref(), Some("11"));
 
@@ -74,20 +79,38 @@ async fn urls_follow_group_version_and_scope() {
     .await;
     let client = client(&server);
     let o = ListOptions::default();
-    within(client.list::<Deployment>(Some("a"), &o))
-        .await
-        .unwrap();
-    within(client.list::<Deployment>(None, &o)).await.unwrap();
-    within(client.list::<Namespace>(Some("ignored"), &o))
-        .await
-        .unwrap();
-    within(client.list_path::<serde_json::Value>(
-        "/apis/example.com/v1/widgets",
-        &o,
-        Some("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"),
-    ))
+    within(
+        client.request_list::<Deployment>(
+            RequestBuilder::of::<Deployment>(Some("a"))
+                .list(&o)
+                .unwrap(),
+        ),
+    )
     .await
     .unwrap();
+    within(
+        client.request_list::<Deployment>(RequestBuilder::of::<Deployment>(None).list(&o).unwrap()),
+    )
+    .await
+    .unwrap();
+    within(
+        client.request_list::<Namespace>(
+            RequestBuilder::of::<Namespace>(Some("ignored"))
+                .list(&o)
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
+    let widgets = ApiResource::new("example.com", "v1", "Widget", "widgets", true);
+    let metadata = RequestBuilder::for_resource(&widgets, None)
+        .list(&o)
+        .unwrap()
+        .with_accept("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1")
+        .unwrap();
+    within(client.request_list::<serde_json::Value>(metadata))
+        .await
+        .unwrap();
     let paths: Vec<String> = server.seen().into_iter().map(|s| s.path).collect();
     assert_eq!(
         paths,
@@ -133,7 +156,10 @@ async fn watch_lines_split_across_chunks_bookmark_and_error() {
         timeout_seconds: Some(300),
         ..Default::default()
     };
-    let stream = within(client.watch::<Pod>(None, &opts)).await.unwrap();
+    let stream =
+        within(client.request_events::<Pod>(RequestBuilder::of::<Pod>(None).watch(&opts).unwrap()))
+            .await
+            .unwrap();
     let events: Vec<_> = within(stream.collect::<Vec<_>>()).await;
     assert_eq!(events.len(), 5, "{events:?}");
     let events: Vec<WatchEvent<Pod>> = events.into_iter().map(Result::unwrap).collect();
@@ -174,9 +200,15 @@ async fn malformed_watch_line_is_one_decode_error_naming_resource_and_line() {
     let body = format!("{good}\n{bad}\n{after}\n");
     let server = Server::start(None, move |_| Reply::json(200, body.clone())).await;
     let client = client(&server);
-    let stream = within(client.watch::<Pod>(Some("team"), &ListOptions::default()))
-        .await
-        .unwrap();
+    let stream = within(
+        client.request_events::<Pod>(
+            RequestBuilder::of::<Pod>(Some("team"))
+                .watch(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     let events: Vec<_> = within(stream.collect::<Vec<_>>()).await;
     assert_eq!(events.len(), 2, "stream must end after the bad line");
     assert!(events[0].is_ok());
@@ -208,9 +240,15 @@ async fn dropped_watch_connection_ends_with_an_error() {
     })
     .await;
     let client = client(&server);
-    let stream = within(client.watch::<Pod>(None, &ListOptions::default()))
-        .await
-        .unwrap();
+    let stream = within(
+        client.request_events::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .watch(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     let events: Vec<_> = within(stream.collect::<Vec<_>>()).await;
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(events[0].is_ok());
@@ -229,9 +267,15 @@ async fn truncated_list_body_is_an_error() {
         Reply::chunks(200, vec![body.as_bytes()[..body.len() - 20].to_vec()]).abort()
     })
     .await;
-    let err = within(client(&server).list::<Pod>(None, &ListOptions::default()))
-        .await
-        .unwrap_err();
+    let err = within(
+        client(&server).request_list::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap_err();
     assert!(
         err.to_string()
             .starts_with("list pods at http://127.0.0.1:"),
@@ -269,30 +313,42 @@ async fn error_statuses_become_api_errors() {
         other => panic!("expected an API error, got {other:?}"),
     };
 
-    let e = api(within(client.list::<Pod>(Some("forbidden"), &o))
-        .await
-        .unwrap_err());
+    let e = api(within(
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(Some("forbidden"))
+                .list(&o)
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap_err());
     assert_eq!((e.code, e.reason.as_str()), (403, "Forbidden"));
     assert!(e.message.contains("cannot list"));
     assert!(e.context.starts_with("list pods at http://"));
     assert!(e.context.ends_with("/api/v1/namespaces/forbidden/pods"));
 
-    let e = api(within(client.list::<Pod>(Some("missing"), &o))
-        .await
-        .unwrap_err());
+    let e = api(within(
+        client.request_list::<Pod>(RequestBuilder::of::<Pod>(Some("missing")).list(&o).unwrap()),
+    )
+    .await
+    .unwrap_err());
     assert_eq!((e.code, e.reason.as_str()), (404, "NotFound"));
     assert_eq!(e.message, "404 page not found");
 
-    let err = within(client.list::<Pod>(Some("gone"), &o))
-        .await
-        .unwrap_err();
+    let err = within(
+        client.request_list::<Pod>(RequestBuilder::of::<Pod>(Some("gone")).list(&o).unwrap()),
+    )
+    .await
+    .unwrap_err();
     assert!(err.is_gone());
     assert_eq!(api(err).reason, "Expired");
 
-    let err = within(client.watch::<Pod>(Some("busy"), &o))
-        .await
-        .err()
-        .unwrap();
+    let err = within(
+        client.request_events::<Pod>(RequestBuilder::of::<Pod>(Some("busy")).watch(&o).unwrap()),
+    )
+    .await
+    .err()
+    .unwrap();
     assert_eq!(err.retry_after(), Some(Duration::from_secs(7)));
     let e = api(err);
     assert_eq!((e.code, e.reason.as_str()), (429, "TooManyRequests"));
@@ -305,9 +361,15 @@ async fn connection_refused_names_the_request() {
     let url = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     let client = Client::new(Config::new(&url)).unwrap();
-    let err = within(client.list::<Pod>(None, &ListOptions::default()))
-        .await
-        .unwrap_err();
+    let err = within(
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap_err();
     assert!(matches!(err, Error::Http { .. }));
     assert!(
         err.to_string()
@@ -317,12 +379,14 @@ async fn connection_refused_names_the_request() {
 }
 
 #[tokio::test]
-async fn get_json_reads_discovery() {
+async fn get_path_reads_discovery() {
     let server = Server::start(None, |_| {
         Reply::json(200, r#"{"kind":"APIVersions","versions":["v1"]}"#)
     })
     .await;
-    let v: serde_json::Value = within(client(&server).get_json("/api")).await.unwrap();
+    let v: serde_json::Value = within(client(&server).request(Request::get_path("/api").unwrap()))
+        .await
+        .unwrap();
     assert_eq!(v["versions"][0], "v1");
 }
 
@@ -338,9 +402,15 @@ async fn large_list_streams_in_many_chunks() {
         r
     })
     .await;
-    let list = within(client(&server).list::<Pod>(None, &ListOptions::default()))
-        .await
-        .unwrap();
+    let list = within(
+        client(&server).request_list::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
     assert_eq!(list.items.len(), 2000);
     assert_eq!(list.items[1999].metadata.name.as_deref(), Some("pod-1999"));
     assert_eq!(list.metadata.resource_version.as_deref(), Some("99"));

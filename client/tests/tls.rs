@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use informer_client::client::{Config, KubeConfigOptions};
+use informer_client::request::RequestBuilder;
 use informer_client::{Client, Error, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use support::{kubeconfig, pod_list, Pki, Reply, Server};
@@ -35,7 +36,11 @@ fn load(dir: &tempfile::TempDir, cluster: &str, user: &str) -> Result<Client, Er
 async fn list(client: &Client) -> Result<usize, Error> {
     tokio::time::timeout(
         Duration::from_secs(30),
-        client.list::<Pod>(None, &ListOptions::default()),
+        client.request_list::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .list(&ListOptions::default())
+                .unwrap(),
+        ),
     )
     .await
     .expect("test hung")
@@ -292,7 +297,11 @@ async fn watch_streams_over_http2_with_tls() {
     .unwrap();
     let stream = tokio::time::timeout(
         Duration::from_secs(30),
-        client.watch::<Pod>(None, &ListOptions::default()),
+        client.request_events::<Pod>(
+            RequestBuilder::of::<Pod>(None)
+                .watch(&ListOptions::default())
+                .unwrap(),
+        ),
     )
     .await
     .unwrap()

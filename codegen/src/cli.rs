@@ -577,11 +577,13 @@ fn cluster_manifests(names: &[String]) -> Result<Vec<(PathBuf, String)>, CliErro
             .await
             .map_err(CliError::Client)?;
         let get = |path: String| {
-            let request = client.get_json::<serde_json::Value>(&path);
+            let client = &client;
             async move {
-                request
-                    .await
-                    .map_err(|source| CliError::Cluster { path, source })
+                let fetched = match informer_client::request::Request::get_path(&path) {
+                    Ok(request) => client.request::<serde_json::Value>(request).await,
+                    Err(e) => Err(e),
+                };
+                fetched.map_err(|source| CliError::Cluster { path, source })
             }
         };
         let crds = if names.is_empty() {

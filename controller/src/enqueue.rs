@@ -4,7 +4,7 @@ use std::any::TypeId;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::workqueue::WorkQueue;
+use crate::workqueue::{Priority, WorkQueue};
 use informer_runtime::handler::{Deleted, ResourceEventHandler};
 use informer_runtime::object::{Meta as _, Object};
 
@@ -20,6 +20,10 @@ pub struct Enqueue<K> {
 
 /// A handler that queues each notified object's `namespace/name` on `queue`; for a delete
 /// the informer only inferred ([`Deleted::FinalStateUnknown`]), the key it carries.
+/// Objects of the initial list and resyncs (an update that changed no resourceVersion)
+/// are queued at [`Priority::Low`], which a queue built with
+/// [`Config::priority_queue`](crate::workqueue::Config::priority_queue) hands out after
+/// real changes.
 ///
 /// ```no_run
 /// # fn demo(deployments: informer_runtime::SharedIndexInformer<k8s_openapi::api::apps::v1::Deployment>) {
@@ -38,12 +42,16 @@ pub fn enqueue<K: Object>(queue: WorkQueue<ObjectRef>) -> Enqueue<K> {
 }
 
 impl<K: Object> ResourceEventHandler<K> for Enqueue<K> {
-    fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
-        self.queue.add(ObjectRef::from_obj(obj.as_ref()));
+    fn on_add(&self, obj: &Arc<K>, in_initial_list: bool) {
+        self.queue
+            .add_with_priority(ObjectRef::from_obj(obj.as_ref()), startup(in_initial_list));
     }
 
-    fn on_update(&self, _old: &Arc<K>, new: &Arc<K>) {
-        self.queue.add(ObjectRef::from_obj(new.as_ref()));
+    fn on_update(&self, old: &Arc<K>, new: &Arc<K>) {
+        self.queue.add_with_priority(
+            ObjectRef::from_obj(new.as_ref()),
+            resync(old.as_ref(), new.as_ref()),
+        );
     }
 
     fn on_delete(&self, obj: &Deleted<K>) {
@@ -72,7 +80,8 @@ pub struct EnqueueOwner<Owner, K> {
 /// A handler that queues the key of each notified object's controller owner of type
 /// `Owner`, in the object's namespace (none for a cluster-scoped `Owner`). An update
 /// queues the owners of the old and of the new object, so an owner that lost the object
-/// hears of it too. Objects without such an owner are ignored.
+/// hears of it too. Objects without such an owner are ignored. Priorities as
+/// [`enqueue`]'s.
 ///
 /// ```no_run
 /// # fn demo(replica_sets: informer_runtime::SharedIndexInformer<k8s_openapi::api::apps::v1::ReplicaSet>) {
@@ -97,6 +106,26 @@ where
     }
 }
 
+/// Low for an add of the initial list.
+fn startup(in_initial_list: bool) -> Priority {
+    if in_initial_list {
+        Priority::Low
+    } else {
+        Priority::Normal
+    }
+}
+
+/// Low for a resync: the informer redelivers what it has, so the resourceVersion is the
+/// same (client-go's and controller-runtime's test for a resync).
+fn resync<K: Object>(old: &K, new: &K) -> Priority {
+    let (old, new) = (old.meta().resource_version(), new.meta().resource_version());
+    if old.is_some() && old == new {
+        Priority::Low
+    } else {
+        Priority::Normal
+    }
+}
+
 /// The group of an `apiVersion`: `apps` of `apps/v1`, `""` of `v1`.
 fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(group, _)| group)
@@ -108,7 +137,7 @@ where
     Owner::Scope: 'static,
     K: Object,
 {
-    fn enqueue_owner_of(&self, obj: &K) {
+    fn enqueue_owner_of(&self, obj: &K, priority: Priority) {
         let meta = obj.meta();
         let Some(owner) = meta
             .owner_references()
@@ -129,10 +158,13 @@ where
                 .filter(|ns| !ns.is_empty())
                 .map(str::to_owned)
         };
-        self.queue.add(ObjectRef {
-            namespace,
-            name: owner.name.clone(),
-        });
+        self.queue.add_with_priority(
+            ObjectRef {
+                namespace,
+                name: owner.name.clone(),
+            },
+            priority,
+        );
     }
 }
 
@@ -142,17 +174,18 @@ where
     Owner::Scope: 'static,
     K: Object,
 {
-    fn on_add(&self, obj: &Arc<K>, _in_initial_list: bool) {
-        self.enqueue_owner_of(obj);
+    fn on_add(&self, obj: &Arc<K>, in_initial_list: bool) {
+        self.enqueue_owner_of(obj, startup(in_initial_list));
     }
 
     fn on_update(&self, old: &Arc<K>, new: &Arc<K>) {
-        self.enqueue_owner_of(old);
-        self.enqueue_owner_of(new);
+        let priority = resync(old.as_ref(), new.as_ref());
+        self.enqueue_owner_of(old, priority);
+        self.enqueue_owner_of(new, priority);
     }
 
     fn on_delete(&self, obj: &Deleted<K>) {
-        self.enqueue_owner_of(obj.object());
+        self.enqueue_owner_of(obj.object(), Priority::Normal);
     }
 }
 

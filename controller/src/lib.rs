@@ -4,7 +4,12 @@
 //!
 //! Controllers: workers that reconcile the keys a [`WorkQueue`] holds, the handlers that
 //! fill it from informers ([`enqueue`], [`enqueue_owner`]) and the filters in front of
-//! them ([`filtered`]); client-go's controller loop, as sample-controller writes it.
+//! them ([`filtered`]); client-go's controller loop, as sample-controller writes it. With
+//! controller-runtime's 2025 additions: a priority queue
+//! ([`workqueue::Config::priority_queue`]), a reconcile timeout
+//! ([`Controller::reconcile_timeout`]), a per-key backoff the reconcile asks for
+//! ([`Action::requeue_with_backoff`]), warm standbys under leader election
+//! ([`Controller::run_leader_elected`]), and Kubernetes Events ([`events`]).
 //!
 //! ```no_run
 //! # async fn demo(
@@ -43,17 +48,21 @@
 #![deny(missing_docs)]
 
 mod enqueue;
+pub mod events;
 mod filter;
 pub mod leader_election;
 mod object_ref;
+pub mod sharding;
 pub mod workqueue;
 
+use std::collections::HashMap;
 use std::fmt::Display;
 use std::future::Future;
 use std::hash::Hash;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures_util::future::try_join_all;
@@ -70,8 +79,9 @@ pub use filter::{
     filtered, generation_changed, label_selector, predicate, EventFilter, Filtered,
     GenerationChanged, Predicate,
 };
-pub use leader_election::{LeaderElectionConfig, LeaderElector, LeaseLock};
+pub use leader_election::{LeaderElectionConfig, LeaderElectionError, LeaderElector, LeaseLock};
 pub use object_ref::{ObjectRef, ParseObjectRefError};
+pub use sharding::{ShardRing, ShardRingConfig, ShardRingError, Shards};
 pub use workqueue::WorkQueue;
 
 /// What a successful reconcile asks for.
@@ -82,6 +92,84 @@ pub enum Action {
     /// Look again after this long (the failure count is reset too): for state that
     /// changes without an event, such as time passing.
     RequeueAfter(Duration),
+    /// Look again after a backoff of this key's own: `base` the first time, doubling
+    /// each time the key asks for it again, never above `max`. [`Done`](Self::Done) and
+    /// [`RequeueAfter`](Self::RequeueAfter) start it over. For a reconcile that waits
+    /// on something outside the cluster without that being a failure: it is not logged as
+    /// an error and does not touch the queue's failure count.
+    RequeueWithBackoff {
+        /// The first delay.
+        base: Duration,
+        /// The longest delay.
+        max: Duration,
+    },
+}
+
+impl Action {
+    /// Nothing more until something changes: [`Action::Done`] (kube-rs's name).
+    pub fn await_change() -> Self {
+        Self::Done
+    }
+
+    /// [`Action::RequeueAfter`] (kube-rs's name).
+    pub fn requeue(after: Duration) -> Self {
+        Self::RequeueAfter(after)
+    }
+
+    /// [`Action::RequeueWithBackoff`]: a per-key exponential backoff from `base` to `max`.
+    pub fn requeue_with_backoff(base: Duration, max: Duration) -> Self {
+        Self::RequeueWithBackoff { base, max }
+    }
+}
+
+/// Counts of what a [`Controller`]'s reconciles did: a cheap-to-clone handle from
+/// [`Controller::metrics`], readable while the controller runs and after.
+#[derive(Clone, Debug, Default)]
+pub struct ControllerMetrics {
+    counts: Arc<Counts>,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    reconciles: AtomicU64,
+    errors: AtomicU64,
+    panics: AtomicU64,
+    timeouts: AtomicU64,
+    backoff_requeues: AtomicU64,
+}
+
+/// A snapshot of [`ControllerMetrics`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ControllerStats {
+    /// Reconciles finished, whatever their outcome.
+    pub reconciles: u64,
+    /// Reconciles that returned an error (retried rate-limited).
+    pub errors: u64,
+    /// Reconciles that panicked (retried rate-limited).
+    pub panics: u64,
+    /// Reconciles cancelled by the [reconcile timeout](Controller::reconcile_timeout)
+    /// (retried rate-limited).
+    pub timeouts: u64,
+    /// Reconciles that asked for [`Action::RequeueWithBackoff`].
+    pub backoff_requeues: u64,
+}
+
+impl ControllerMetrics {
+    /// The counts now.
+    pub fn snapshot(&self) -> ControllerStats {
+        let c = &self.counts;
+        ControllerStats {
+            reconciles: c.reconciles.load(Ordering::Relaxed),
+            errors: c.errors.load(Ordering::Relaxed),
+            panics: c.panics.load(Ordering::Relaxed),
+            timeouts: c.timeouts.load(Ordering::Relaxed),
+            backoff_requeues: c.backoff_requeues.load(Ordering::Relaxed),
+        }
+    }
+
+    fn count(&self, counter: impl Fn(&Counts) -> &AtomicU64) {
+        counter(&self.counts).fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// Errors of [`Controller::run`].
@@ -96,6 +184,9 @@ pub enum ControllerError {
         #[source]
         source: informer_runtime::SyncError,
     },
+    /// [`Controller::run_leader_elected`] could not stand for election.
+    #[error("the controller cannot stand for election: {0}")]
+    LeaderElection(#[from] LeaderElectionError),
 }
 
 /// A future as [`CacheSync::wait_synced`] returns it.
@@ -143,13 +234,44 @@ impl<F: Fn() -> bool + Send + Sync + 'static> CacheSync for F {
 /// `Run` / `runWorker` / `processNextWorkItem`). See the [module docs](self).
 ///
 /// For each key: `Ok(Action::Done)` forgets it, `Ok(Action::RequeueAfter(d))` forgets it
-/// and adds it again after `d`, `Err(e)` (or a panic) logs the key and the error and adds
-/// it again rate-limited. The queue never hands one key to two workers at once.
+/// and adds it again after `d`, `Ok(Action::RequeueWithBackoff { .. })` forgets it and adds
+/// it again after the key's next backoff, `Err(e)` (or a panic, or running past the
+/// [reconcile timeout](Self::reconcile_timeout)) logs the key and the error and adds it
+/// again rate-limited. The queue never hands one key to two workers at once.
 pub struct Controller<T, R> {
     queue: WorkQueue<T>,
     reconcile: R,
     workers: usize,
-    caches: Vec<Box<dyn CacheSync>>,
+    caches: Vec<Arc<dyn CacheSync>>,
+    timeout: Option<Duration>,
+    metrics: ControllerMetrics,
+}
+
+/// Per-key backoff steps taken by [`Action::RequeueWithBackoff`] in a row.
+struct Backoffs<T> {
+    steps: Mutex<HashMap<T, u32, foldhash::fast::RandomState>>,
+}
+
+impl<T: Eq + Hash> Backoffs<T> {
+    fn steps(&self) -> MutexGuard<'_, HashMap<T, u32, foldhash::fast::RandomState>> {
+        self.steps.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The delay of `key`'s next step, `base * 2^steps` capped at `max`; counts the step.
+    fn next(&self, key: T, base: Duration, max: Duration) -> Duration {
+        let mut steps = self.steps();
+        let n = steps.entry(key).or_insert(0);
+        let delay = base
+            .checked_mul(1u32.checked_shl(*n).unwrap_or(u32::MAX))
+            .unwrap_or(max)
+            .min(max);
+        *n = n.saturating_add(1);
+        delay
+    }
+
+    fn reset(&self, key: &T) {
+        self.steps().remove(key);
+    }
 }
 
 impl<T, R, F, E> Controller<T, R>
@@ -166,7 +288,23 @@ where
             reconcile,
             workers: 1,
             caches: Vec::new(),
+            timeout: None,
+            metrics: ControllerMetrics::default(),
         }
+    }
+
+    /// Cancels a reconcile that runs longer than `timeout` (its future is dropped) and
+    /// retries the key rate-limited, as a failure; counted in
+    /// [`ControllerStats::timeouts`]. A reconcile must then be safe to stop at any await.
+    #[must_use]
+    pub fn reconcile_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// A handle on this controller's counts.
+    pub fn metrics(&self) -> ControllerMetrics {
+        self.metrics.clone()
     }
 
     /// Reconciles up to `n` keys at once (at least one).
@@ -180,7 +318,7 @@ where
     /// or a `Fn() -> bool` has-synced check. Call once per cache.
     #[must_use]
     pub fn wait_for(mut self, cache: impl CacheSync) -> Self {
-        self.caches.push(Box::new(cache));
+        self.caches.push(Arc::new(cache));
         self
     }
 
@@ -193,21 +331,15 @@ where
             reconcile,
             workers,
             caches,
+            timeout,
+            metrics,
         } = self;
-        let synced = try_join_all(caches.iter().map(|c| async move {
-            c.wait_synced()
-                .await
-                .map_err(|source| ControllerError::CacheSync {
-                    name: c.name(),
-                    source,
-                })
-        }));
         tokio::select! {
             () = cancel.cancelled() => {
                 queue.shut_down();
                 return Ok(());
             }
-            synced = synced => if let Err(e) = synced {
+            synced = wait_synced(&caches) => if let Err(e) = synced {
                 queue.shut_down();
                 return Err(e);
             },
@@ -217,10 +349,18 @@ where
             workers,
             "caches synced; starting workers"
         );
-        let reconcile = Arc::new(reconcile);
+        let worker = Arc::new(Worker {
+            queue: queue.clone(),
+            reconcile,
+            timeout,
+            metrics,
+            backoffs: Backoffs {
+                steps: Mutex::new(HashMap::default()),
+            },
+        });
         let mut tasks = JoinSet::new();
         for _ in 0..workers {
-            tasks.spawn(worker(queue.clone(), reconcile.clone(), cancel.clone()));
+            tasks.spawn(worker.clone().run(cancel.clone()));
         }
         loop {
             tokio::select! {
@@ -238,6 +378,85 @@ where
         tracing::info!(queue = queue.name(), "workers stopped");
         Ok(())
     }
+
+    /// Runs the controller as one replica of several under `elector`'s leader election,
+    /// as a warm standby (controller-runtime's warm replicas): the informers it
+    /// [waits for](Self::wait_for) must already be started, so while this replica stands by
+    /// they list, sync and fill the queue through their handlers; on winning, the workers
+    /// start at once on a full queue, without a list of their own. Replaces `elector`'s
+    /// started-leading callback.
+    ///
+    /// Returns when `cancel` fires, when leadership once won is lost (the workers stop
+    /// first and the Lease is released if so configured; as with client-go, a replica that
+    /// lost should exit), or with the error of a cache that cannot sync, before or after
+    /// winning.
+    pub async fn run_leader_elected(
+        self,
+        elector: LeaderElector,
+        cancel: CancellationToken,
+    ) -> Result<(), ControllerError>
+    where
+        T: 'static,
+    {
+        let name = self.queue.name().to_owned();
+        let caches = self.caches.clone();
+        let election = cancel.child_token();
+        let outcome: Arc<Mutex<Option<Result<(), ControllerError>>>> = Arc::default();
+        let controller = Mutex::new(Some(self));
+        let elector = elector.on_started_leading({
+            let outcome = outcome.clone();
+            let election = election.clone();
+            move |leading: CancellationToken| {
+                let taken = controller.lock().unwrap_or_else(|e| e.into_inner()).take();
+                let outcome = outcome.clone();
+                let election = election.clone();
+                async move {
+                    let Some(controller) = taken else { return };
+                    let ran = controller.run(leading).await;
+                    *outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(ran);
+                    // Workers that stopped on their own (a cache that cannot sync) must
+                    // not keep the Lease from a replica that can work.
+                    election.cancel();
+                }
+            }
+        });
+        let standby = async {
+            tokio::select! {
+                () = election.cancelled() => None,
+                synced = wait_synced(&caches) => match synced {
+                    Ok(()) => {
+                        tracing::info!(queue = %name, "caches synced; standing by warm");
+                        None
+                    }
+                    Err(e) => {
+                        election.cancel();
+                        Some(e)
+                    }
+                },
+            }
+        };
+        let (elected, standby) = tokio::join!(elector.run(election.clone()), standby);
+        elected?;
+        if let Some(e) = standby {
+            return Err(e);
+        }
+        let ran = outcome.lock().unwrap_or_else(|e| e.into_inner()).take();
+        ran.unwrap_or(Ok(()))
+    }
+}
+
+/// Resolves once every cache has synced; the first that cannot fails it.
+async fn wait_synced(caches: &[Arc<dyn CacheSync>]) -> Result<(), ControllerError> {
+    try_join_all(caches.iter().map(|c| async move {
+        c.wait_synced()
+            .await
+            .map_err(|source| ControllerError::CacheSync {
+                name: c.name(),
+                source,
+            })
+    }))
+    .await
+    .map(drop)
 }
 
 fn log_join(ended: Result<(), tokio::task::JoinError>) {
@@ -246,49 +465,92 @@ fn log_join(ended: Result<(), tokio::task::JoinError>) {
     }
 }
 
-async fn worker<T, R, F, E>(queue: WorkQueue<T>, reconcile: Arc<R>, cancel: CancellationToken)
+/// What every worker task shares.
+struct Worker<T, R> {
+    queue: WorkQueue<T>,
+    reconcile: R,
+    timeout: Option<Duration>,
+    metrics: ControllerMetrics,
+    backoffs: Backoffs<T>,
+}
+
+impl<T, R, F, E> Worker<T, R>
 where
     T: Clone + Eq + Hash + Display + Send + Sync + 'static,
     R: Fn(T) -> F + Send + Sync + 'static,
     F: Future<Output = Result<Action, E>> + Send + 'static,
     E: Display + Send + 'static,
 {
-    loop {
-        let key = tokio::select! {
-            biased;
-            () = cancel.cancelled() => return,
-            key = queue.get() => match key {
-                Some(key) => key,
-                None => return,
-            },
-        };
+    async fn run(self: Arc<Self>, cancel: CancellationToken) {
+        let queue = &self.queue;
+        loop {
+            let key = tokio::select! {
+                biased;
+                () = cancel.cancelled() => return,
+                key = queue.get() => match key {
+                    Some(key) => key,
+                    None => return,
+                },
+            };
+            self.process(&key).await;
+            queue.done(&key);
+        }
+    }
+
+    async fn process(&self, key: &T) {
+        let queue = &self.queue;
         let span = tracing::debug_span!("reconcile", key = %key);
         // The call is inside the guarded future too, so a reconcile that panics before it
         // returns its future is caught as well: the key must reach `done` whatever happens.
-        let outcome = AssertUnwindSafe(async { reconcile(key.clone()).await })
+        let call = AssertUnwindSafe(async { (self.reconcile)(key.clone()).await })
             .catch_unwind()
-            .instrument(span)
-            .await;
+            .instrument(span);
+        let outcome = match self.timeout {
+            Some(limit) => tokio::time::timeout(limit, call).await,
+            None => Ok(call.await),
+        };
+        self.metrics.count(|c| &c.reconciles);
         match outcome {
-            Ok(Ok(Action::Done)) => queue.forget(&key),
-            Ok(Ok(Action::RequeueAfter(after))) => {
-                queue.forget(&key);
+            Ok(Ok(Ok(Action::Done))) => {
+                queue.forget(key);
+                self.backoffs.reset(key);
+            }
+            Ok(Ok(Ok(Action::RequeueAfter(after)))) => {
+                queue.forget(key);
+                self.backoffs.reset(key);
                 queue.add_after(key.clone(), after);
             }
-            Ok(Err(e)) => {
+            Ok(Ok(Ok(Action::RequeueWithBackoff { base, max }))) => {
+                queue.forget(key);
+                self.metrics.count(|c| &c.backoff_requeues);
+                let after = self.backoffs.next(key.clone(), base, max);
+                tracing::debug!(key = %key, ?after, "reconcile asked for a backoff");
+                queue.add_after(key.clone(), after);
+            }
+            Ok(Ok(Err(e))) => {
+                self.metrics.count(|c| &c.errors);
                 tracing::error!(
                     key = %key,
                     error = %e,
-                    retries = queue.num_requeues(&key),
+                    retries = queue.num_requeues(key),
                     "reconcile failed; retrying with backoff"
                 );
                 queue.add_rate_limited(key.clone());
             }
-            Err(_) => {
+            Ok(Err(_)) => {
+                self.metrics.count(|c| &c.panics);
                 tracing::error!(key = %key, "reconcile panicked; retrying with backoff");
                 queue.add_rate_limited(key.clone());
             }
+            Err(_) => {
+                self.metrics.count(|c| &c.timeouts);
+                tracing::error!(
+                    key = %key,
+                    timeout = ?self.timeout,
+                    "reconcile timed out and was cancelled; retrying with backoff"
+                );
+                queue.add_rate_limited(key.clone());
+            }
         }
-        queue.done(&key);
     }
 }

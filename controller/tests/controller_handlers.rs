@@ -13,7 +13,7 @@ use informer_runtime::client::Config;
 use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::Meta as _;
 use informer_runtime::{
-    Client, Deleted, Indexers, ListOptions, ResourceEventHandler, ResourceEventHandlerFuncs,
+    Api, Client, Deleted, Indexers, ListOptions, ResourceEventHandler, ResourceEventHandlerFuncs,
     SharedIndexInformer,
 };
 use k8s_openapi::api::apps::v1::Deployment;
@@ -34,12 +34,13 @@ where
         + Send
         + Sync
         + 'static,
+    K::Scope: 'static,
 {
     let client = Client::new(Config::new(url)).unwrap();
     let (c1, c2) = (client.clone(), client);
     let lw = ListWatch::new(
-        move |o: ListOptions| c1.list::<K>(None, &o),
-        move |o: ListOptions| c2.watch::<K>(None, &o),
+        move |o: ListOptions| Api::<K>::all(c1.clone()).list(&o),
+        move |o: ListOptions| Api::<K>::all(c2.clone()).watch(&o),
     );
     SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
 }

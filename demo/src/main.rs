@@ -7,15 +7,16 @@
 //! `--embedded` forces the embedded server.
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kube_informers::client::Config;
 use kube_informers::informers::SharedInformerFactory;
 use kube_informers::k8s_openapi::api::core::v1::Pod;
-use kube_informers::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
-use test_apiserver::{fixtures, RunningServer, TestApiServer};
+use kube_informers::{Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
+use test_apiserver::{fixtures, RunningServer, TestApiServer, TestEnv};
 
 const SAMPLE_PODS: usize = 300;
 const SAMPLE_NAMESPACES: usize = 3;
@@ -29,17 +30,43 @@ struct Counts {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // Escape codes only where a terminal turns them into colour, not into a piped log.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let force_embedded = std::env::args().any(|a| a == "--embedded");
-    let (client, embedded) = connect(force_embedded).await?;
+    // The configured cluster, else the embedded server with sample objects.
+    let (client, embedded) = TestEnv::builder()
+        .server(
+            TestApiServer::builder()
+                .seed_pods(SAMPLE_PODS)
+                .seed_namespaces(SAMPLE_NAMESPACES),
+        )
+        .prefer_embedded(force_embedded)
+        .client_or_embedded()
+        .await?;
+    if let Some(server) = embedded.server() {
+        seed_config_maps(server)?;
+        println!(
+            "embedded server: {SAMPLE_PODS} sample pods and {SAMPLE_CONFIG_MAPS} config maps in {SAMPLE_NAMESPACES} namespaces"
+        );
+    }
 
     let factory = SharedInformerFactory::builder(client)
         .default_resync(Duration::ZERO)
@@ -52,26 +79,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let counts = Arc::new(Counts::default());
     let c = counts.clone();
     let (u, d) = (counts.clone(), counts.clone());
+    // Each handler prints before it counts: once main sees a count, the line is out.
     let registration = pods.informer().add_event_handler(
         ResourceEventHandlerFuncs::default()
             .on_add(move |pod: &Arc<Pod>, in_initial_list| {
-                c.added.fetch_add(1, Ordering::Relaxed);
                 if !in_initial_list {
                     println!("  event: added pod {}", name(pod));
                 }
+                c.added.fetch_add(1, Ordering::Release);
             })
             .on_update(move |_old: &Arc<Pod>, new: &Arc<Pod>| {
-                u.updated.fetch_add(1, Ordering::Relaxed);
                 println!("  event: updated pod {}", name(new));
+                u.updated.fetch_add(1, Ordering::Release);
             })
             .on_delete(move |gone: &Deleted<Pod>| {
-                d.deleted.fetch_add(1, Ordering::Relaxed);
                 match gone {
                     Deleted::Object(pod) => println!("  event: deleted pod {}", name(pod)),
                     Deleted::FinalStateUnknown { key, .. } => {
                         println!("  event: deleted pod {key} (seen on relist)")
                     }
                 }
+                d.deleted.fetch_add(1, Ordering::Release);
             }),
     );
 
@@ -86,7 +114,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         started.elapsed(),
         pods.lister().list(&Selector::everything()).len(),
         config_maps.lister().list(&Selector::everything()).len(),
-        counts.added.load(Ordering::Relaxed),
+        counts.added.load(Ordering::Acquire),
     );
 
     let mut per_namespace: BTreeMap<String, usize> = BTreeMap::new();
@@ -100,42 +128,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("  namespace {ns}: {n} pods (e.g. {sample})");
     }
 
-    if let Some(server) = &embedded {
-        live_events(server, &pods).await?;
+    if let Some(server) = embedded.server() {
+        live_events(server, &counts).await?;
         println!(
             "handler saw {} adds, {} updates, {} deletes",
-            counts.added.load(Ordering::Relaxed),
-            counts.updated.load(Ordering::Relaxed),
-            counts.deleted.load(Ordering::Relaxed)
+            counts.added.load(Ordering::Acquire),
+            counts.updated.load(Ordering::Acquire),
+            counts.deleted.load(Ordering::Acquire)
         );
     }
 
     factory.shutdown().await;
-    if let Some(server) = embedded {
-        server.shutdown().await;
-    }
+    embedded.shutdown().await;
     println!("shut down cleanly");
     Ok(())
 }
 
-/// The configured cluster, or the embedded test API server when none is configured.
-async fn connect(
-    force_embedded: bool,
-) -> Result<(Client, Option<RunningServer>), Box<dyn std::error::Error>> {
-    if !force_embedded {
-        match Config::infer() {
-            Ok(config) => {
-                println!("using the cluster at {}", config.cluster_url);
-                return Ok((Client::new(config)?, None));
-            }
-            Err(e) => println!("no cluster configured ({e})"),
-        }
-    }
-    let server = TestApiServer::builder()
-        .seed_pods(SAMPLE_PODS)
-        .seed_namespaces(SAMPLE_NAMESPACES)
-        .start()
-        .await?;
+/// The sample config maps, written in-process (as a POST of each would be).
+fn seed_config_maps(server: &RunningServer) -> Result<(), Box<dyn std::error::Error>> {
     for i in 0..SAMPLE_CONFIG_MAPS {
         let ns = format!("ns-{}", i % SAMPLE_NAMESPACES);
         server.create(
@@ -144,23 +154,25 @@ async fn connect(
             fixtures::config_map(&ns, &format!("settings-{i}"), i),
         )?;
     }
-    println!(
-        "using the embedded test API server at {} with {SAMPLE_PODS} sample pods and {SAMPLE_CONFIG_MAPS} config maps in {SAMPLE_NAMESPACES} namespaces",
-        server.url()
-    );
-    let client = Client::new(Config::new(server.url()))?;
-    Ok((client, Some(server)))
+    Ok(())
 }
 
-/// Writes to the embedded server and waits for the informer to see each change.
+/// Writes to the embedded server and waits for the handler to report each change, so
+/// what is printed comes in the order it happened.
 async fn live_events(
     server: &RunningServer,
-    pods: &kube_informers::informers::core::v1::PodInformer,
+    counts: &Counts,
 ) -> Result<(), Box<dyn std::error::Error>> {
     println!("writing to the embedded server; the informer reports:");
     let ns = "ns-0";
+    let seen = |count: &AtomicUsize| count.load(Ordering::Acquire);
+    let (added, updated, deleted) = (
+        seen(&counts.added),
+        seen(&counts.updated),
+        seen(&counts.deleted),
+    );
     server.create("pods", Some(ns), fixtures::pod(ns, "demo-web", 0))?;
-    wait_until(|| pods.lister().pods(ns).get("demo-web").is_some()).await?;
+    wait_until(|| seen(&counts.added) > added).await?;
     server.patch_merge(
         "pods",
         Some(ns),
@@ -169,10 +181,9 @@ async fn live_events(
         // write at all (no new resourceVersion, no event), on the real server too.
         serde_json::json!({"metadata": {"labels": {"demo": "updated"}}}),
     )?;
-    let updated: Selector = "demo=updated".parse()?;
-    wait_until(|| !pods.lister().pods(ns).list(&updated).is_empty()).await?;
+    wait_until(|| seen(&counts.updated) > updated).await?;
     server.delete("pods", Some(ns), "demo-web")?;
-    wait_until(|| pods.lister().pods(ns).get("demo-web").is_none()).await?;
+    wait_until(|| seen(&counts.deleted) > deleted).await?;
     Ok(())
 }
 
@@ -183,7 +194,7 @@ async fn wait_until(done: impl Fn() -> bool) -> Result<(), Box<dyn std::error::E
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    Err("the informer did not observe the change within 5 s".into())
+    Err("the informer did not report the change within 5 s: is the machine overloaded? run the demo again".into())
 }
 
 fn name(pod: &Pod) -> &str {

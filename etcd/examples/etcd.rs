@@ -2,12 +2,13 @@
 //!
 //! ```text
 //! etcd &                                    # Debian: apt-get install etcd-server
-//! cargo run --example etcd --features etcd  # ETCD_ENDPOINTS=host:port,... to point elsewhere
+//! cargo run -p informer-etcd --example etcd # ETCD_ENDPOINTS=host:port,... to point elsewhere
 //! ```
 //!
 //! Writes two ConfigMaps under `/registry/configmaps/`, starts a shared informer over that
 //! prefix, prints what its handler sees, then reads the cache through a lister.
 
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +21,18 @@ use informer_runtime::{
 use tokio_util::sync::CancellationToken;
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            eprintln!("if etcd is not running here: start `etcd` (Debian: apt-get install etcd-server), or set ETCD_ENDPOINTS=host:port to use another");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let endpoints = std::env::var("ETCD_ENDPOINTS").unwrap_or_else(|_| "127.0.0.1:2379".into());
     let endpoints: Vec<&str> = endpoints.split(',').collect();
 

@@ -1,5 +1,6 @@
 //! [`EtcdListerWatcher`]: lists and watches the objects under one etcd key prefix.
 
+use std::any::TypeId;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,6 +24,8 @@ use informer_client::error::Error;
 use informer_client::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use informer_client::object::{Meta as _, Object};
 use informer_runtime::lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchStream};
+use informer_runtime::source::InformerSource;
+use informer_runtime::{ApiResource, Client};
 
 /// Page size of the reads a watch makes when it starts with the current state.
 const INITIAL_EVENTS_PAGE: i64 = 500;
@@ -369,6 +372,33 @@ impl<K: Object + Clone, C: Codec<K>> EtcdListerWatcher<K, C> {
     /// A writer for the same prefix, namespace and codec.
     pub fn writer(&self) -> EtcdWriter<K, C> {
         EtcdWriter::from_parts(self.etcd.clone(), self.layout.clone(), self.codec.clone())
+    }
+}
+
+/// An etcd source is an informer source too, so a factory registers its informer of `K`
+/// over etcd (`factory.informer_for(source)`) and every generated accessor of `K` then
+/// uses that one: one informer per type, named after the resource (`core/v1/configmaps`),
+/// in the factory's namespace. The factory's client is not used.
+impl<K, C> InformerSource<K> for EtcdListerWatcher<K, C>
+where
+    K: Object + k8s_openapi::Resource,
+    K::Scope: 'static,
+    C: Codec<K>,
+{
+    fn informer_name(&self) -> String {
+        ApiResource::of::<K>().informer_name()
+    }
+
+    fn key(&self) -> Option<String> {
+        None
+    }
+
+    fn resync_type(&self) -> TypeId {
+        TypeId::of::<K>()
+    }
+
+    fn list_watch(&self, _client: Client, namespace: Option<&str>) -> ListWatch<K> {
+        self.clone().namespace(namespace).into_list_watch(None)
     }
 }
 

@@ -27,7 +27,7 @@ const ORIGIN: &str = "etcd TLS";
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), informer_runtime::Error> {
-/// use informer_runtime::etcd::{Etcd, EtcdTls};
+/// use informer_etcd::{Etcd, EtcdTls};
 ///
 /// let tls = EtcdTls::from_ca_file("/etc/etcd/pki/ca.crt")?
 ///     .with_client_identity_files("/etc/etcd/pki/client.crt", "/etc/etcd/pki/client.key")?;

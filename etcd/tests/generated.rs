@@ -1,6 +1,6 @@
 //! A generated informer (the `informers` crate's `core().v1().config_maps()`) served from
-//! etcd: the factory's `informer_for` hook registers an informer over the etcd source for
-//! the type, and every generated accessor, lister included, then uses that one.
+//! etcd: the factory's `informer_for` registers an informer over the etcd source (an
+//! `InformerSource`) for the type, and every generated accessor, lister included, then uses that one.
 
 mod support;
 
@@ -12,7 +12,7 @@ use informer_etcd::EtcdListerWatcher;
 use informer_runtime::client::Config;
 use informer_runtime::k8s_openapi::api::core::v1::ConfigMap;
 use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use informer_runtime::{Client, Indexers, InformerFactory, ListOptions, SharedIndexInformer};
+use informer_runtime::{Client, InformerFactory, ListOptions};
 use informers::SharedInformerFactory;
 use support::EtcdServer;
 
@@ -46,17 +46,7 @@ async fn generated_config_map_informer_and_lister_run_over_etcd() {
             o.label_selector = Some("tier in (web,db)".into())
         })
         .build();
-    factory.informer_for::<ConfigMap>("core/v1/configmaps", |core| {
-        let list_watch = source
-            .clone()
-            .namespace(core.namespace())
-            .into_list_watch(core.tweak_list_options());
-        SharedIndexInformer::new(
-            list_watch,
-            core.resync_for::<ConfigMap>(),
-            Indexers::namespace(),
-        )
-    });
+    factory.informer_for(source.clone());
 
     let config_maps = factory.core().v1().config_maps();
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));

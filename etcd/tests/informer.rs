@@ -210,15 +210,9 @@ async fn list_watch_hook_with_tweak_runs_in_a_factory_and_serves_listers() {
     // The factory's HTTP client is never used: the informer is built over etcd.
     let client = Client::new(Config::new("http://127.0.0.1:9")).unwrap();
     let factory = SharedInformerFactoryCore::new(client, FactoryOptions::default());
-    let tweak: informer_runtime::TweakListOptions =
-        Arc::new(|o: &mut ListOptions| o.label_selector = Some("app=web".into()));
-    let list_watch = lw.clone().into_list_watch(Some(tweak));
-    let informer = factory.informer_for::<ConfigMap>("core/v1/configmaps", |core| {
-        SharedIndexInformer::new(
-            list_watch,
-            core.resync_for::<ConfigMap>(),
-            Indexers::namespace(),
-        )
+    let informer = factory.informer_for_with(lw.clone(), |o| {
+        o.indexers(Indexers::namespace())
+            .tweak_list_options(|o: &mut ListOptions| o.label_selector = Some("app=web".into()))
     });
     factory.start();
     tokio::time::timeout(Duration::from_secs(60), factory.wait_for_cache_sync())
@@ -241,7 +235,7 @@ async fn list_watch_hook_with_tweak_runs_in_a_factory_and_serves_listers() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // The same informer comes back for the same type.
-    let again = factory.informer_for::<ConfigMap>("core/v1/configmaps", |_| unreachable!());
+    let again = factory.informer_for_with(lw.clone(), |_| unreachable!());
     assert_eq!(again.indexer().list().len(), 3);
     tokio::time::timeout(Duration::from_secs(30), factory.shutdown())
         .await

@@ -5,17 +5,31 @@
 //! on a cluster, `/v1/pods` on the embedded server): against the cluster of your kubeconfig,
 //! or, with none configured, against an embedded test API server seeded with sample Pods.
 
+use std::process::ExitCode;
+
 use informer_runtime::{
     DynamicSharedInformerFactory, GroupVersionResource, InformerFactory, Selector,
 };
 use k8s_openapi::api::core::v1::Pod;
-
-mod support;
+use test_apiserver::{TestApiServer, TestEnv};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (client, embedded) = support::connect().await?;
-    let default = if embedded.is_some() {
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let (client, embedded) = TestEnv::builder()
+        .server(TestApiServer::builder().seed_pods(50).seed_namespaces(5))
+        .client_or_embedded()
+        .await?;
+    let default = if embedded.is_embedded() {
         "/v1/pods"
     } else {
         "apps/v1/deployments"
@@ -49,5 +63,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     dynamic.shutdown().await;
+    embedded.shutdown().await;
     Ok(())
 }

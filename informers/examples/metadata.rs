@@ -5,16 +5,30 @@
 //! `cargo run -p informers --example metadata`: against the cluster of your kubeconfig, or,
 //! with none configured, against an embedded test API server seeded with sample Pods.
 
+use std::process::ExitCode;
+
 use informer_runtime::{
     GroupVersionResource, InformerFactory, MetadataSharedInformerFactory, Selector,
 };
 use informers::MetadataGroups;
-
-mod support;
+use test_apiserver::{TestApiServer, TestEnv};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (client, _embedded) = support::connect().await?;
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let (client, embedded) = TestEnv::builder()
+        .server(TestApiServer::builder().seed_pods(50).seed_namespaces(5))
+        .client_or_embedded()
+        .await?;
     let meta = MetadataSharedInformerFactory::builder(client).build();
     let pods = meta.core().v1().pods();
     let namespaces = meta
@@ -44,5 +58,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     meta.shutdown().await;
+    embedded.shutdown().await;
     Ok(())
 }

@@ -1,23 +1,40 @@
 //! Watches Pods with a shared informer: factory → `core().v1().pods()` → handlers →
 //! `start()` → `wait_for_cache_sync()` → lister reads → `shutdown()`.
 //!
-//! Run against the cluster of your kubeconfig: `cargo run -p informers --example pods [namespace]`.
+//! `cargo run -p informers --example pods [namespace]`: against the cluster of your
+//! kubeconfig, or, with none configured, against an embedded test API server seeded with
+//! sample Pods (namespaces `ns-0` to `ns-4`).
 
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use informer_runtime::{Client, Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
+use informer_runtime::{Deleted, InformerFactory, ResourceEventHandlerFuncs, Selector};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
+use test_apiserver::{TestApiServer, TestEnv};
 
 fn name_of(pod: &Pod) -> &str {
     pod.metadata.name.as_deref().unwrap_or("<unnamed>")
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let namespace = std::env::args().nth(1);
-    let client = Client::try_default().await?;
+    let (client, embedded) = TestEnv::builder()
+        .server(TestApiServer::builder().seed_pods(50).seed_namespaces(5))
+        .client_or_embedded()
+        .await?;
     let mut builder = SharedInformerFactory::builder(client).default_resync(Duration::ZERO);
     if let Some(ns) = &namespace {
         builder = builder.namespace(ns.clone());
@@ -50,7 +67,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("lister get {}: {}", name_of(first), again.is_some());
     }
 
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    if !embedded.is_embedded() {
+        println!("watching for 5 s; changes in the cluster are printed as they come");
+        tokio::time::sleep(Duration::from_secs(5)).await;
+    }
     factory.shutdown().await;
+    embedded.shutdown().await;
     Ok(())
 }

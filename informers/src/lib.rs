@@ -172,7 +172,7 @@
 //!
 //! [`MetadataGroups`] gives the runtime's `MetadataSharedInformerFactory` the same
 //! accessors for metadata-only informers: with it in scope,
-//! `metadata_factory.core().v1().pods()` is the factory's `typed::<Pod>()` informer,
+//! `metadata_factory.core().v1().pods()` is the factory's informer of `metadata::typed::<Pod>()`,
 //! caching `PartialObjectMeta<Pod>` (only each Pod's `ObjectMeta`).
 //!
 //! Generated at build time by `informer-gen` from the resource table of the Kubernetes

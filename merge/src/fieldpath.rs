@@ -55,16 +55,16 @@ impl PathElement {
                     if i > 0 {
                         out.push(',');
                     }
-                    write_go_json_string(&mut out, name);
+                    crate::go::write_json_string(&mut out, name);
                     out.push(':');
-                    write_go_json(&mut out, value);
+                    crate::go::write_json(&mut out, value);
                 }
                 out.push('}');
                 out
             }
             Self::Value(value) => {
                 let mut out = String::from("v:");
-                write_go_json(&mut out, value);
+                crate::go::write_json(&mut out, value);
                 out
             }
             Self::Index(i) => format!("i:{i}"),
@@ -469,7 +469,7 @@ fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => {
             let mut out = String::new();
-            write_go_json_string(&mut out, s);
+            crate::go::write_json_string(&mut out, s);
             out
         }
         Value::Array(items) => {
@@ -485,56 +485,6 @@ fn value_text(v: &Value) -> String {
         }
         other => other.to_string(),
     }
-}
-
-/// JSON as Go's `encoding/json` (and the jsoniter configuration structured-merge-diff
-/// uses) writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped.
-fn write_go_json(out: &mut String, v: &Value) {
-    match v {
-        Value::String(s) => write_go_json_string(out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_json(out, item);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (k, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_json_string(out, k);
-                out.push(':');
-                write_go_json(out, item);
-            }
-            out.push('}');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
-fn write_go_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", u32::from(c)));
-            }
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@
 
 pub mod apply;
 pub mod fieldpath;
-mod go;
+pub mod go;
 pub mod managed;
 pub mod schema;
 pub mod strategic;

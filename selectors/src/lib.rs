@@ -1,7 +1,7 @@
 //! Kubernetes label sets and label selectors, the part of `k8s.io/apimachinery/pkg/labels`
-//! that both sides of the wire need: the informer runtime matches cached objects with them,
-//! and the test API server filters lists and watches with the same code, so the two can
-//! never disagree about what a selector means.
+//! that both sides of the wire need, and KEP-5866's shard selectors ([`shard`]): the informer
+//! runtime matches cached objects with them, and the test API server filters lists and
+//! watches with the same code, so the two can never disagree about what a selector means.
 //!
 //! ```
 //! use std::collections::BTreeMap;
@@ -16,6 +16,8 @@
 
 pub mod labels;
 pub mod selector;
+pub mod shard;
 
 pub use labels::{CompactLabels, Labels};
 pub use selector::Selector;
+pub use shard::{ShardField, ShardRange, ShardSelector, ShardSelectorError};

@@ -2,10 +2,12 @@
 //! dynamic and metadata-only factories hand out.
 
 use crate::discovery::ApiResource;
+use crate::factory::SharedInformerFactoryCore;
 use crate::generic::GenericInformer;
 use crate::informer::SharedIndexInformer;
 use crate::lister::Lister;
 use crate::object::Object;
+use crate::source::Collection;
 
 /// A shared informer of `T` objects of one resource, with its lister.
 #[derive(Clone)]
@@ -27,6 +29,13 @@ impl<T: Object> ResourceInformer<T> {
     /// Pairs `informer` with the resource it lists and watches.
     pub fn new(resource: ApiResource, informer: SharedIndexInformer<T>) -> Self {
         Self { resource, informer }
+    }
+
+    /// The shared informer of `source` in `factory` (built on the first call, see
+    /// [`SharedInformerFactoryCore::informer_for`]), with the resource it lists and watches.
+    pub fn from_factory(factory: &SharedInformerFactoryCore, source: Collection<T>) -> Self {
+        let resource = source.resource().clone();
+        Self::new(resource, factory.informer_for(source))
     }
 
     /// The resource served.

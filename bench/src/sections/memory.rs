@@ -71,7 +71,7 @@ async fn ours(
     )?;
     let miss_us = match options.cache_mode {
         CacheMode::Compact { hot } => Some(miss_cost(ours.lister(), hot)?),
-        CacheMode::Full => None,
+        _ => None,
     };
     let relist_peak_ratio = if relist {
         let lists_before = ours.lists();

@@ -1,6 +1,7 @@
 //! The benchmark sections. Each returns its records; a section owns its servers.
 
 pub mod codegen;
+pub mod controller_takeover;
 pub mod kube;
 pub mod listers;
 pub mod memory;

@@ -24,11 +24,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use informer_runtime::client::Config;
-use informer_runtime::dynamic::dynamic_list_watch;
+use informer_runtime::dynamic::ResourceObject as _;
 use informer_runtime::handler::HandlerOptions;
 use informer_runtime::object::{object_key, Meta as _};
 use informer_runtime::{
-    ApiResource, Client, Deleted, DynamicObject, HandlerRegistration, Indexers, InformerFactory,
+    ApiResource, Client, Deleted, DynamicObject, HandlerRegistration, InformerFactory,
     InformerStats, Object, ResourceEventHandler, SharedIndexInformer,
 };
 use informers::SharedInformerFactory;
@@ -185,19 +185,7 @@ async fn soak(server: &mut ServerProcess, plan: &Plan) -> Result<Vec<Record>, Be
     let client = Client::new(Config::new(server.url())).map_err(informer_err)?;
     let factory = SharedInformerFactory::builder(client.clone()).build();
     let widgets_resource = ApiResource::new("example.com", "v1", "Widget", "widgets", true);
-    let widgets = factory.factory_core().informer_for_key::<DynamicObject>(
-        &widgets_resource.gvr().to_string(),
-        &widgets_resource.informer_name(),
-        |core| {
-            let lw = dynamic_list_watch(
-                core.client(),
-                &widgets_resource,
-                core.namespace(),
-                core.tweak_list_options(),
-            );
-            SharedIndexInformer::new(lw, core.options().default_resync, Indexers::standard())
-        },
-    );
+    let widgets = factory.informer_for(DynamicObject::collection(&widgets_resource));
     let watched = [
         watch(
             "pods",

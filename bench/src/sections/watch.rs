@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use futures_util::StreamExt;
 use informer_runtime::client::Config;
-use informer_runtime::{Client, ListOptions};
+use informer_runtime::{Api, Client, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::WatchEvent;
 use serde::de::DeserializeOwned;
@@ -407,7 +407,7 @@ async fn timed_burst(
 }
 
 /// Our client's decoded watch stream alone, no informer: bursts counted as they come out of
-/// `Client::watch` (managedFields omitted, as informers get it), from the command to the
+/// `Api::watch` (managedFields omitted, as informers get it), from the command to the
 /// M-th event. Best of `sizes.rounds`: events/s and the process's CPU µs per event.
 async fn ours_stream_rate(server: &mut ServerProcess, sizes: Sizes) -> Result<Fastest, BenchError> {
     let who = "our watch stream";
@@ -427,7 +427,10 @@ async fn ours_stream_rate(server: &mut ServerProcess, sizes: Sizes) -> Result<Fa
             resource_version: Some(server.resource_version().await?.to_string()),
             ..Default::default()
         };
-        let mut stream = client.watch::<Pod>(None, &options).await.map_err(fail)?;
+        let mut stream = Api::<Pod>::all(client.clone())
+            .watch(&options)
+            .await
+            .map_err(fail)?;
         server.wait_watches(1, who).await?;
         let counter = tokio::spawn(async move {
             let mut seen = 0;

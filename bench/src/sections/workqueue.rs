@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{now_ns, quantile, wait_until, Ctx};
 use crate::error::BenchError;
-use crate::results::Record;
+use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec, SENT_ANNOTATION};
 
 const SECTION: &str = "workqueue";
@@ -364,6 +364,29 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
         Record::new(SECTION, format!("{p}.reconcile_p99"), lat.reconcile.1, "ms")
             .against("handler on the same informer", lat.handler.1),
     ]);
+    // Warm vs cold standby (issue 33): the time from winning the Lease to the first
+    // reconcile, the Lease wait itself excluded.
+    let foos = if ctx.quick { 500 } else { 10_000 };
+    let takeover = super::controller_takeover::controller_takeover(foos)
+        .await
+        .map_err(|e| BenchError::Informer {
+            who: "controller takeover".to_owned(),
+            reason: e.to_string(),
+        })?;
+    records.push(
+        Record::new(
+            SECTION,
+            format!("workqueue.takeover.n{foos}.warm"),
+            takeover.warm.takeover.as_secs_f64() * 1e3,
+            "ms",
+        )
+        .against("cold standby", takeover.cold.takeover.as_secs_f64() * 1e3)
+        .target(Target::ratio_at_most(0.2))
+        .note(format!(
+            "{foos} Foos; from acquiring the Lease to the first reconcile (lease waits: warm {:?}, cold {:?}, excluded)",
+            takeover.warm.lease_wait, takeover.cold.lease_wait
+        )),
+    );
     Ok(records)
 }
 

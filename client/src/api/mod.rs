@@ -7,15 +7,18 @@
 //! resource. The second type parameter says which subresources the resource has
 //! ([`NoSubresources`], [`StatusSubresource`], [`ScaleSubresource`], [`StatusAndScale`]);
 //! `get_status`/`update_status`/`patch_status` and `get_scale`/`update_scale`/`patch_scale`
-//! exist only where it says so.
+//! exist only where it says so. A resource known only at run time (from discovery) gets an
+//! `Api` of [`DynamicObject`](crate::DynamicObject)s or metadata-only objects through
+//! [`Api::for_resource`]. Every call builds its request with a
+//! [`RequestBuilder`] and sends it through the [`Client`].
 //!
 //! ```no_run
-//! use informer_runtime::api::{Api, DeleteParams, Patch, PatchParams, PostParams, StatusSubresource};
-//! use informer_runtime::{Client, ListOptions};
+//! use informer_client::api::{Api, DeleteParams, Patch, PatchParams, PostParams, StatusSubresource};
+//! use informer_client::{Client, ListOptions};
 //! use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 //! use serde_json::json;
 //!
-//! # async fn run() -> Result<(), informer_runtime::Error> {
+//! # async fn run() -> Result<(), informer_client::Error> {
 //! let client = Client::try_default().await?;
 //! let config_maps: Api<ConfigMap> = Api::namespaced(client.clone(), "shop");
 //! let mut cm = config_maps.get("settings").await?;
@@ -36,12 +39,12 @@ mod params;
 mod patch;
 mod subresource;
 
-use std::any::TypeId;
 use std::future::Future;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
+use futures_util::future::{self, Either};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta, Status};
-use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -54,19 +57,22 @@ pub use subresource::{
     Subresources,
 };
 
-use crate::client::{check_segment, Client, Request};
+use crate::client::Client;
+use crate::discovery::ApiResource;
 use crate::error::{Error, ErrorKind};
 use crate::list_options::ListOptions;
+use crate::object::Object;
+use crate::request::{Request, RequestBuilder, Resource};
 use crate::watch_event::{ObjectList, WatchStream};
-
-/// The content type of object bodies.
-const JSON: &str = "application/json";
 
 /// Typed access to one resource `K` in one namespace, in all namespaces, or cluster-wide.
 /// Cheap to clone. `S` names the subresources `K` has (see the [module docs](self)).
 pub struct Api<K, S = NoSubresources> {
     client: Client,
     namespace: Option<String>,
+    resource: Resource,
+    /// The `Accept` of lists and of watches, when not `application/json`.
+    accept: Option<Arc<(Option<String>, Option<String>)>>,
     marker: PhantomData<fn() -> (K, S)>,
 }
 
@@ -75,16 +81,18 @@ impl<K, S> Clone for Api<K, S> {
         Self {
             client: self.client.clone(),
             namespace: self.namespace.clone(),
+            resource: self.resource.clone(),
+            accept: self.accept.clone(),
             marker: PhantomData,
         }
     }
 }
 
-impl<K: k8s_openapi::Resource, S> std::fmt::Debug for Api<K, S> {
+impl<K, S> std::fmt::Debug for Api<K, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Api")
-            .field("resource", &K::URL_PATH_SEGMENT)
-            .field("api_version", &K::API_VERSION)
+            .field("resource", &self.resource.plural())
+            .field("api_version", &self.resource.api_version())
             .field("namespace", &self.namespace)
             .field("server", &self.client.base_url())
             .finish()
@@ -125,9 +133,9 @@ where
     /// `namespace` means all namespaces, as in client-go.
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, StatusSubresource};
+    /// # use informer_client::api::{Api, StatusSubresource};
     /// # use k8s_openapi::api::core::v1::{ConfigMap, Pod};
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let config_maps = Api::<ConfigMap>::namespaced(client.clone(), "shop");
     /// let pods: Api<Pod, StatusSubresource> = Api::namespaced(client, "shop");
     /// let pod = pods.get_status("web-0").await?;
@@ -137,11 +145,7 @@ where
     where
         K: k8s_openapi::Resource<Scope = k8s_openapi::NamespaceResourceScope>,
     {
-        Self {
-            client,
-            namespace: Some(namespace.to_owned()).filter(|ns| !ns.is_empty()),
-            marker: PhantomData,
-        }
+        Self::new(client, Resource::of::<K>(), Some(namespace))
     }
 
     /// An `Api` for `K` in the client's default namespace (the kubeconfig context's, or the
@@ -159,20 +163,87 @@ where
     /// namespace from the object; by-name calls need [`Api::namespaced`].
     ///
     /// ```no_run
-    /// # use informer_runtime::api::Api;
+    /// # use informer_client::api::Api;
     /// # use k8s_openapi::api::core::v1::{Namespace, Pod};
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let namespaces = Api::<Namespace>::all(client.clone());
     /// let shop = namespaces.get("shop").await?;
     /// let every_pod = Api::<Pod>::all(client).list(&Default::default()).await?;
     /// # Ok(()) }
     /// ```
     pub fn all(client: Client) -> Self {
-        Self {
+        Self::new(client, Resource::of::<K>(), None)
+    }
+}
+
+impl<K, S: Subresources> Api<K, S> {
+    /// An `Api` for a resource known only at run time, e.g. found by
+    /// [`Discovery`](crate::Discovery), whose objects decode as `K`: a
+    /// [`DynamicObject`](crate::DynamicObject), a
+    /// [`PartialObjectMeta`](crate::PartialObjectMeta) (with
+    /// [`with_accept`](Self::with_accept)), or any type of that resource. In `namespace`
+    /// (all namespaces when `None` or empty; ignored when the resource is cluster-scoped).
+    /// The namespace goes into paths percent-encoded, as in
+    /// [`ApiResource::collection_path`].
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use informer_client::{Api, ApiResource, Discovery, DynamicObject, GroupVersionResource, ListOptions};
+    ///
+    /// let gvr = GroupVersionResource::new("example.com", "v1", "widgets");
+    /// let widgets = Discovery::new(client.clone()).resolve(&gvr).await?;
+    /// let api: Api<DynamicObject> = Api::for_resource(client, &widgets, Some("shop"));
+    /// for w in api.list(&ListOptions::default()).await?.items {
+    ///     println!("{:?}: {:?}", w.metadata.name, w.rest.get("spec"));
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn for_resource(client: Client, resource: &ApiResource, namespace: Option<&str>) -> Self {
+        Self::new(
             client,
-            namespace: None,
+            Resource::Described(Arc::new(resource.clone())),
+            namespace,
+        )
+    }
+
+    fn new(client: Client, resource: Resource, namespace: Option<&str>) -> Self {
+        Self {
+            namespace: namespace
+                .filter(|ns| resource.namespaced() && !ns.is_empty())
+                .map(str::to_owned),
+            client,
+            resource,
+            accept: None,
             marker: PhantomData,
         }
+    }
+
+    /// The same `Api` asking for other representations: `list` replaces the `Accept` of
+    /// lists, `watch` that of watches (`None`: `application/json`). Metadata-only objects
+    /// ask for a `PartialObjectMetadataList` this way
+    /// ([`metadata::LIST_ACCEPT`](crate::metadata::LIST_ACCEPT),
+    /// [`metadata::WATCH_ACCEPT`](crate::metadata::WATCH_ACCEPT)); a value that cannot be a
+    /// header fails each list or watch with an
+    /// [`ErrorKind::InvalidArgument`].
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use informer_client::metadata::{LIST_ACCEPT, WATCH_ACCEPT};
+    /// use informer_client::{Api, ApiResource, ListOptions, PartialObjectMeta};
+    /// use k8s_openapi::api::core::v1::Pod;
+    ///
+    /// let pods: Api<PartialObjectMeta<Pod>> =
+    ///     Api::for_resource(client, &ApiResource::of::<Pod>(), None)
+    ///         .with_accept(Some(LIST_ACCEPT), Some(WATCH_ACCEPT));
+    /// let labels: Vec<_> = pods.list(&ListOptions::default()).await?
+    ///     .items.into_iter().map(|p| p.metadata.labels).collect();
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn with_accept(mut self, list: Option<&str>, watch: Option<&str>) -> Self {
+        self.accept = (list.is_some() || watch.is_some())
+            .then(|| Arc::new((list.map(str::to_owned), watch.map(str::to_owned))));
+        self
     }
 
     /// The same `Api` with other subresource methods: for resources whose subresources the
@@ -181,6 +252,8 @@ where
         Api {
             client: self.client,
             namespace: self.namespace,
+            resource: self.resource,
+            accept: self.accept,
             marker: PhantomData,
         }
     }
@@ -195,16 +268,37 @@ where
         &self.client
     }
 
-    fn is_namespaced() -> bool {
-        TypeId::of::<K::Scope>() == TypeId::of::<k8s_openapi::NamespaceResourceScope>()
+    /// The requests to the collection in `namespace` (all namespaces when `None`), whose
+    /// errors name `verb`.
+    fn builder_in(&self, namespace: Option<&str>, verb: &'static str) -> RequestBuilder {
+        RequestBuilder::new(self.resource.clone(), namespace).with_verb(verb)
     }
 
-    /// `{plural} {namespace}/{name}` or `{plural} {name}`, for messages.
-    fn describe(namespace: Option<&str>, name: &str) -> String {
-        match namespace {
-            Some(ns) => format!("{} {ns}/{name}", K::URL_PATH_SEGMENT),
-            None => format!("{} {name}", K::URL_PATH_SEGMENT),
+    /// The requests to this Api's collection, whose errors name `verb`.
+    fn builder(&self, verb: &'static str) -> RequestBuilder {
+        self.builder_in(self.namespace.as_deref(), verb)
+    }
+
+    /// The requests to the object `name`, whose errors name `verb`: refused when the
+    /// resource is namespaced and this Api covers all namespaces.
+    fn by_name(
+        &self,
+        namespace: Option<&str>,
+        verb: &'static str,
+        name: &str,
+    ) -> Result<RequestBuilder, Error> {
+        let collection = self.builder_in(namespace, verb);
+        if self.resource.namespaced() && collection.namespace().is_none() {
+            return Err(self.invalid(
+                verb,
+                &format!("{} {name}", self.resource.plural()),
+                format!(
+                    "{} are namespaced and this Api covers all namespaces: use Api::namespaced",
+                    self.resource.plural()
+                ),
+            ));
         }
+        Ok(collection)
     }
 
     fn invalid(&self, verb: &str, what: &str, message: impl Into<String>) -> Error {
@@ -215,180 +309,103 @@ where
         )
     }
 
-    /// A request to one object (or its `subresource`) in `namespace`.
-    fn request_in(
+    /// A request the builder refused, its error naming the server as every other error of
+    /// this Api does.
+    fn at_server(&self, built: Result<Request, Error>) -> Result<Request, Error> {
+        built.map_err(|e| match e {
+            Error::Other {
+                kind,
+                context,
+                message,
+            } => Error::other(
+                kind,
+                format!("{context} at {}", self.client.base_url()),
+                message,
+            ),
+            other => other,
+        })
+    }
+
+    async fn send<T: DeserializeOwned>(&self, request: Result<Request, Error>) -> Result<T, Error> {
+        self.client.request(self.at_server(request)?).await
+    }
+
+    async fn send_status<T: DeserializeOwned>(
         &self,
-        method: Method,
-        verb: &str,
-        namespace: Option<&str>,
-        name: &str,
-        subresource: Option<&str>,
-        query: Vec<(&'static str, String)>,
-    ) -> Result<Request, Error> {
-        let what = Self::describe(namespace, name);
-        if let Err(why) = check_segment(name) {
-            return Err(self.invalid(verb, &what, format!("invalid name {name:?}: {why}")));
-        }
-        if Self::is_namespaced() && namespace.is_none() {
-            return Err(self.invalid(
-                verb,
-                &what,
-                format!(
-                    "{} are namespaced and this Api covers all namespaces: use Api::namespaced",
-                    K::URL_PATH_SEGMENT
-                ),
-            ));
-        }
-        let mut path = self.client.collection_path::<K>(namespace, verb)?;
-        path.push('/');
-        path.push_str(name);
-        let what = match subresource {
-            Some(sub) => {
-                path.push('/');
-                path.push_str(sub);
-                format!("{what} ({sub})")
-            }
-            None => what,
-        };
-        self.client.request_to(method, &path, &what, verb, query)
+        request: Result<Request, Error>,
+    ) -> Result<DeleteResponse<T>, Error> {
+        self.client.request_status(self.at_server(request)?).await
     }
 
-    /// A request to the object `name` in this Api's namespace.
-    fn object_request(
+    /// PATCHes the object `name` (or its `subresource`), the error naming `verb`.
+    async fn patch_at<P: Serialize, T: DeserializeOwned>(
         &self,
-        method: Method,
-        verb: &str,
-        name: &str,
-        subresource: Option<&str>,
-        query: Vec<(&'static str, String)>,
-    ) -> Result<Request, Error> {
-        self.request_in(
-            method,
-            verb,
-            self.namespace.as_deref(),
-            name,
-            subresource,
-            query,
-        )
-    }
-
-    /// A request to the collection in `namespace` (all namespaces when `None`).
-    fn collection_request(
-        &self,
-        method: Method,
-        verb: &str,
-        namespace: Option<&str>,
-        query: Vec<(&'static str, String)>,
-    ) -> Result<Request, Error> {
-        let path = self.client.collection_path::<K>(namespace, verb)?;
-        let what = match namespace.filter(|_| Self::is_namespaced()) {
-            Some(ns) => format!("{} in {ns}", K::URL_PATH_SEGMENT),
-            None => K::URL_PATH_SEGMENT.to_owned(),
-        };
-        self.client.request_to(method, &path, &what, verb, query)
-    }
-
-    async fn send_bytes(&self, request: &Request) -> Result<bytes::Bytes, Error> {
-        let (_, body) = self.client.call(request).await?;
-        Ok(body)
-    }
-
-    async fn send_decode<T: DeserializeOwned>(&self, request: Request) -> Result<T, Error> {
-        let body = self.send_bytes(&request).await?;
-        decode(&body, &request.context)
-    }
-
-    fn patch_request<P: Serialize>(
-        &self,
-        verb: &str,
+        verb: &'static str,
         name: &str,
         subresource: Option<&str>,
         patch: &Patch<P>,
         params: &PatchParams,
-    ) -> Result<Request, Error> {
-        let what = Self::describe(self.namespace.as_deref(), name);
-        let is_apply = matches!(patch, Patch::Apply(_));
-        if is_apply && params.field_manager.as_deref().is_none_or(str::is_empty) {
-            return Err(self.invalid(
-                verb,
-                &what,
-                "server-side apply needs a field manager: use PatchParams::apply(\"name\")",
-            ));
-        }
-        if params.force && !is_apply {
-            return Err(self.invalid(
-                verb,
-                &what,
-                format!(
-                    "force applies to server-side apply only, not to a {} patch",
-                    patch.kind()
-                ),
-            ));
-        }
-        let request =
-            self.object_request(Method::PATCH, verb, name, subresource, params.query())?;
-        let body = patch.body().map_err(|message| {
-            Error::other(ErrorKind::InvalidArgument, &request.context, message)
-        })?;
-        Ok(request.with_body(body, patch.content_type()))
+    ) -> Result<T, Error> {
+        let collection = self.by_name(self.namespace.as_deref(), verb, name)?;
+        let request = match subresource {
+            Some(sub) => collection.patch_subresource(sub, name, params, patch),
+            None => collection.patch(name, params, patch),
+        };
+        self.send(request).await
     }
 }
 
 impl<K, S> Api<K, S>
 where
-    K: k8s_openapi::Resource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + 'static,
-    K::Scope: 'static,
+    K: Object<Meta = ObjectMeta>,
     S: Subresources,
 {
     /// The object's `metadata.name`, which update calls need.
     fn name_of(&self, object: &K, verb: &str) -> Result<String, Error> {
-        let meta = object.metadata();
+        let meta = object.meta();
         meta.name.clone().filter(|n| !n.is_empty()).ok_or_else(|| {
-            self.invalid(verb, K::URL_PATH_SEGMENT, "the object has no metadata.name")
+            self.invalid(
+                verb,
+                self.resource.plural(),
+                "the object has no metadata.name",
+            )
         })
     }
 
     /// The namespace a write of `object` goes to: this Api's, else the object's.
     fn namespace_for<'a>(&'a self, object: &'a K) -> Option<&'a str> {
-        if !Self::is_namespaced() {
+        if !self.resource.namespaced() {
             return None;
         }
         self.namespace
             .as_deref()
-            .or(object.metadata().namespace.as_deref())
+            .or(object.meta().namespace.as_deref())
             .filter(|ns| !ns.is_empty())
     }
 
-    fn object_request_for(
+    /// PUTs `object` (or its `subresource`), the error naming `verb`.
+    async fn put(
         &self,
-        method: Method,
-        verb: &str,
+        verb: &'static str,
         object: &K,
-        name: &str,
         subresource: Option<&str>,
-        query: Vec<(&'static str, String)>,
-    ) -> Result<Request, Error> {
-        self.request_in(
-            method,
-            verb,
-            self.namespace_for(object),
-            name,
-            subresource,
-            query,
-        )
+        params: &PostParams,
+    ) -> Result<K, Error> {
+        let name = self.name_of(object, verb)?;
+        let collection = self.by_name(self.namespace_for(object), verb, &name)?;
+        let request = match subresource {
+            Some(sub) => collection.replace_subresource(sub, &name, params, object),
+            None => collection.replace(&name, params, object),
+        };
+        self.send(request).await
     }
 
     /// GETs the object `name`.
     ///
     /// ```no_run
-    /// # use informer_runtime::api::Api;
+    /// # use informer_client::api::Api;
     /// # use k8s_openapi::api::core::v1::ConfigMap;
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let config_maps = Api::<ConfigMap>::namespaced(client, "shop");
     /// match config_maps.get("settings").await {
     ///     Ok(cm) => println!("{:?}", cm.data),
@@ -398,8 +415,10 @@ where
     /// # Ok(()) }
     /// ```
     pub async fn get(&self, name: &str) -> Result<K, Error> {
-        let request = self.object_request(Method::GET, "get", name, None, Vec::new())?;
-        self.send_decode(request).await
+        let request = self
+            .by_name(self.namespace.as_deref(), "get", name)?
+            .get(name);
+        self.send(request).await
     }
 
     /// GETs the object `name`, `None` if it does not exist.
@@ -415,10 +434,10 @@ where
     /// answers 409 [`AlreadyExists`](Error::is_already_exists).
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, PostParams};
+    /// # use informer_client::api::{Api, PostParams};
     /// # use k8s_openapi::api::core::v1::ConfigMap;
     /// # use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let config_maps = Api::<ConfigMap>::namespaced(client, "shop");
     /// let cm = ConfigMap {
     ///     metadata: ObjectMeta { name: Some("settings".into()), ..Default::default() },
@@ -430,34 +449,29 @@ where
     /// ```
     pub async fn create(&self, object: &K, params: &PostParams) -> Result<K, Error> {
         let namespace = self.namespace_for(object);
-        if Self::is_namespaced() && namespace.is_none() {
+        if self.resource.namespaced() && namespace.is_none() {
             return Err(self.invalid(
                 "create",
-                K::URL_PATH_SEGMENT,
+                self.resource.plural(),
                 "the object has no metadata.namespace and this Api covers all namespaces",
             ));
         }
-        let request = self.collection_request(Method::POST, "create", namespace, params.query())?;
-        let request = with_json(request, object)?;
-        self.send_decode(request).await
+        let request = self.builder_in(namespace, "create").create(params, object);
+        self.send(request).await
     }
 
     /// PUTs the whole object (client-go's `Update`). `metadata.resourceVersion` is sent as
     /// it is: a stale one answers 409 [`Conflict`](Error::is_conflict), so re-read and retry.
     pub async fn update(&self, object: &K, params: &PostParams) -> Result<K, Error> {
-        let name = self.name_of(object, "update")?;
-        let request =
-            self.object_request_for(Method::PUT, "update", object, &name, None, params.query())?;
-        let request = with_json(request, object)?;
-        self.send_decode(request).await
+        self.put("update", object, None, params).await
     }
 
     /// PATCHes the object `name` with any of the four [`Patch`] types.
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, Patch, PatchParams};
+    /// # use informer_client::api::{Api, Patch, PatchParams};
     /// # use k8s_openapi::api::apps::v1::Deployment;
-    /// # async fn run(client: informer_runtime::Client, deploy: Deployment) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client, deploy: Deployment) -> Result<(), informer_client::Error> {
     /// let deployments = Api::<Deployment>::namespaced(client, "shop");
     /// let params = PatchParams::apply("my-controller").force();
     /// deployments.patch("web", &Patch::Apply(&deploy), &params).await?;
@@ -469,16 +483,15 @@ where
         patch: &Patch<P>,
         params: &PatchParams,
     ) -> Result<K, Error> {
-        let request = self.patch_request("patch", name, None, patch, params)?;
-        self.send_decode(request).await
+        self.patch_at("patch", name, None, patch, params).await
     }
 
     /// DELETEs the object `name`, with `DeleteOptions` in the body.
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, DeleteParams, DeleteResponse};
+    /// # use informer_client::api::{Api, DeleteParams, DeleteResponse};
     /// # use k8s_openapi::api::core::v1::ConfigMap;
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let config_maps = Api::<ConfigMap>::namespaced(client, "shop");
     /// let params = DeleteParams::foreground().precondition_resource_version("42");
     /// match config_maps.delete("settings", &params).await? {
@@ -492,17 +505,10 @@ where
         name: &str,
         params: &DeleteParams,
     ) -> Result<DeleteResponse<K>, Error> {
-        let request = self.object_request(Method::DELETE, "delete", name, None, Vec::new())?;
-        let body = params.body().map_err(|e| {
-            Error::other(
-                ErrorKind::Encode,
-                &request.context,
-                format!("cannot encode DeleteOptions: {e}"),
-            )
-        })?;
-        let request = request.with_body(body, JSON);
-        let bytes = self.send_bytes(&request).await?;
-        object_or_status(&bytes, &request.context)
+        let request = self
+            .by_name(self.namespace.as_deref(), "delete", name)?
+            .delete(name, params);
+        self.send_status(request).await
     }
 
     /// DELETEs every object `list` selects (label and field selectors) in this Api's
@@ -512,37 +518,22 @@ where
         params: &DeleteParams,
         list: &ListOptions,
     ) -> Result<DeleteResponse<ObjectList<K>>, Error> {
-        let request = self.collection_request(
-            Method::DELETE,
-            "delete_collection",
-            self.namespace.as_deref(),
-            list.list_query(),
-        )?;
-        let body = params.body().map_err(|e| {
-            Error::other(
-                ErrorKind::Encode,
-                &request.context,
-                format!("cannot encode DeleteOptions: {e}"),
-            )
-        })?;
-        let request = request.with_body(body, JSON);
-        let bytes = self.send_bytes(&request).await?;
-        Ok(
-            match object_or_status::<WireList<K>>(&bytes, &request.context)? {
-                DeleteResponse::Object(list) => DeleteResponse::Object(ObjectList {
-                    metadata: list.metadata,
-                    items: list.items,
-                }),
-                DeleteResponse::Deleted(status) => DeleteResponse::Deleted(status),
-            },
-        )
+        let request = self
+            .builder("delete_collection")
+            .delete_collection(params, list);
+        Ok(match self.send_status::<WireList<K>>(request).await? {
+            DeleteResponse::Object(list) => DeleteResponse::Object(ObjectList {
+                metadata: list.metadata,
+                items: list.items,
+            }),
+            DeleteResponse::Deleted(status) => DeleteResponse::Deleted(status),
+        })
     }
 }
 
 impl<K, S> Api<K, S>
 where
-    K: k8s_openapi::ListableResource + k8s_openapi::Metadata + DeserializeOwned + Send + 'static,
-    K::Scope: 'static,
+    K: DeserializeOwned + Send + 'static,
     S: Subresources,
 {
     /// Lists one page (`limit`/`continue` in `options`), decoded while it streams in.
@@ -551,7 +542,10 @@ where
         &self,
         options: &ListOptions,
     ) -> impl Future<Output = Result<ObjectList<K>, Error>> + Send + 'static {
-        self.client.list::<K>(self.namespace.as_deref(), options)
+        match self.negotiated(self.builder("list").list(options), |a| &a.0) {
+            Ok(request) => Either::Left(self.client.request_list(request)),
+            Err(e) => Either::Right(future::ready(Err(e))),
+        }
     }
 
     /// Starts a watch (`resource_version`, `allow_watch_bookmarks`, `timeout_seconds` in
@@ -559,10 +553,10 @@ where
     ///
     /// ```no_run
     /// # use futures_util::StreamExt;
-    /// # use informer_runtime::api::Api;
-    /// # use informer_runtime::{ListOptions, WatchEvent};
+    /// # use informer_client::api::Api;
+    /// # use informer_client::{ListOptions, WatchEvent};
     /// # use k8s_openapi::api::core::v1::Pod;
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let pods = Api::<Pod>::namespaced(client, "shop");
     /// let list = pods.list(&ListOptions::default()).await?;
     /// let from = ListOptions { resource_version: list.metadata.resource_version, ..Default::default() };
@@ -576,7 +570,23 @@ where
         &self,
         options: &ListOptions,
     ) -> impl Future<Output = Result<WatchStream<K>, Error>> + Send + 'static {
-        self.client.watch::<K>(self.namespace.as_deref(), options)
+        match self.negotiated(self.builder("watch").watch(options), |a| &a.1) {
+            Ok(request) => Either::Left(self.client.request_events(request)),
+            Err(e) => Either::Right(future::ready(Err(e))),
+        }
+    }
+
+    /// `built` with the `Accept` [`with_accept`](Self::with_accept) chose for it, if any.
+    fn negotiated(
+        &self,
+        built: Result<Request, Error>,
+        pick: impl Fn(&(Option<String>, Option<String>)) -> &Option<String>,
+    ) -> Result<Request, Error> {
+        let request = self.at_server(built)?;
+        match self.accept.as_deref().and_then(|a| pick(a).as_deref()) {
+            Some(accept) => self.at_server(request.with_accept(accept)),
+            None => Ok(request),
+        }
     }
 }
 
@@ -587,41 +597,4 @@ struct WireList<K> {
     metadata: ListMeta,
     #[serde(default = "Vec::new")]
     items: Vec<K>,
-}
-
-/// `request` with `value` as its JSON body.
-fn with_json<T: Serialize>(request: Request, value: &T) -> Result<Request, Error> {
-    match serde_json::to_vec(value) {
-        Ok(body) => Ok(request.with_body(body, JSON)),
-        Err(e) => Err(Error::other(
-            ErrorKind::Encode,
-            &request.context,
-            format!("cannot encode the request body: {e}"),
-        )),
-    }
-}
-
-fn decode<T: DeserializeOwned>(body: &[u8], context: &str) -> Result<T, Error> {
-    crate::json::from_slice(body).map_err(|source| Error::Decode {
-        context: context.to_owned(),
-        what: "the response body".to_owned(),
-        source,
-    })
-}
-
-/// The answer to a delete: a `Status` (by its `kind`), else the object.
-fn object_or_status<T: DeserializeOwned>(
-    body: &[u8],
-    context: &str,
-) -> Result<DeleteResponse<T>, Error> {
-    #[derive(Deserialize)]
-    struct Kind {
-        #[serde(default)]
-        kind: Option<String>,
-    }
-    let kind: Kind = decode(body, context)?;
-    if kind.kind.as_deref() == Some("Status") {
-        return Ok(DeleteResponse::Deleted(decode(body, context)?));
-    }
-    Ok(DeleteResponse::Object(decode(body, context)?))
 }

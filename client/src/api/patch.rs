@@ -5,7 +5,7 @@ use serde::Serialize;
 /// A patch and how the server applies it.
 ///
 /// ```no_run
-/// # use informer_runtime::api::Patch;
+/// # use informer_client::api::Patch;
 /// # use serde_json::json;
 /// let merge = Patch::Merge(json!({"metadata": {"labels": {"tier": "web"}}}));
 /// let json = Patch::Json(json!([

@@ -3,12 +3,11 @@
 
 use k8s_openapi::api::autoscaling::v1::Scale;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use reqwest::Method;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::{with_json, Api, Patch, PatchParams, PostParams};
+use super::{Api, Patch, PatchParams, PostParams};
 use crate::error::Error;
+use crate::object::Object;
 
 mod sealed {
     pub trait Sealed {}
@@ -55,28 +54,24 @@ impl HasScale for StatusAndScale {}
 
 impl<K, S> Api<K, S>
 where
-    K: k8s_openapi::Resource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + 'static,
-    K::Scope: 'static,
+    K: Object<Meta = ObjectMeta>,
     S: HasStatus,
 {
     /// GETs the `status` subresource: the whole object, as the server has it.
     pub async fn get_status(&self, name: &str) -> Result<K, Error> {
-        let request = self.object_request(Method::GET, "get", name, Some("status"), Vec::new())?;
-        self.send_decode(request).await
+        let request = self
+            .by_name(self.namespace.as_deref(), "get", name)?
+            .get_subresource("status", name);
+        self.send(request).await
     }
 
     /// PUTs the object's `status` (the rest of the object is ignored by the server);
     /// `metadata.name` names it and a stale `metadata.resourceVersion` answers 409 Conflict.
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, PostParams, StatusSubresource};
+    /// # use informer_client::api::{Api, PostParams, StatusSubresource};
     /// # use k8s_openapi::api::core::v1::{Pod, PodStatus};
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let pods: Api<Pod, StatusSubresource> = Api::namespaced(client, "shop");
     /// let mut pod = pods.get_status("web-0").await?;
     /// pod.status.get_or_insert_with(PodStatus::default).message = Some("draining".into());
@@ -84,17 +79,8 @@ where
     /// # Ok(()) }
     /// ```
     pub async fn update_status(&self, object: &K, params: &PostParams) -> Result<K, Error> {
-        let name = self.name_of(object, "update_status")?;
-        let request = self.object_request_for(
-            Method::PUT,
-            "update_status",
-            object,
-            &name,
-            Some("status"),
-            params.query(),
-        )?;
-        let request = with_json(request, object)?;
-        self.send_decode(request).await
+        self.put("update_status", object, Some("status"), params)
+            .await
     }
 
     /// PATCHes the `status` subresource.
@@ -104,28 +90,22 @@ where
         patch: &Patch<P>,
         params: &PatchParams,
     ) -> Result<K, Error> {
-        let request = self.patch_request("patch_status", name, Some("status"), patch, params)?;
-        self.send_decode(request).await
+        self.patch_at("patch_status", name, Some("status"), patch, params)
+            .await
     }
 }
 
 impl<K, S> Api<K, S>
 where
-    K: k8s_openapi::Resource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + 'static,
-    K::Scope: 'static,
+    K: Object<Meta = ObjectMeta>,
     S: HasScale,
 {
     /// GETs the `scale` subresource (`autoscaling/v1` `Scale`).
     ///
     /// ```no_run
-    /// # use informer_runtime::api::{Api, PostParams, StatusAndScale};
+    /// # use informer_client::api::{Api, PostParams, StatusAndScale};
     /// # use k8s_openapi::api::apps::v1::Deployment;
-    /// # async fn run(client: informer_runtime::Client) -> Result<(), informer_runtime::Error> {
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
     /// let deployments: Api<Deployment, StatusAndScale> = Api::namespaced(client, "shop");
     /// let mut scale = deployments.get_scale("web").await?;
     /// scale.spec.get_or_insert_with(Default::default).replicas = Some(5);
@@ -133,9 +113,10 @@ where
     /// # Ok(()) }
     /// ```
     pub async fn get_scale(&self, name: &str) -> Result<Scale, Error> {
-        let request =
-            self.object_request(Method::GET, "get_scale", name, Some("scale"), Vec::new())?;
-        self.send_decode(request).await
+        let request = self
+            .by_name(self.namespace.as_deref(), "get_scale", name)?
+            .get_subresource("scale", name);
+        self.send(request).await
     }
 
     /// PUTs a `Scale`; a stale `metadata.resourceVersion` in it answers 409 Conflict.
@@ -145,15 +126,10 @@ where
         scale: &Scale,
         params: &PostParams,
     ) -> Result<Scale, Error> {
-        let request = self.object_request(
-            Method::PUT,
-            "update_scale",
-            name,
-            Some("scale"),
-            params.query(),
-        )?;
-        let request = with_json(request, scale)?;
-        self.send_decode(request).await
+        let request = self
+            .by_name(self.namespace.as_deref(), "update_scale", name)?
+            .replace_subresource("scale", name, params, scale);
+        self.send(request).await
     }
 
     /// PATCHes the `scale` subresource, e.g. `Patch::Merge(json!({"spec": {"replicas": 3}}))`.
@@ -163,7 +139,7 @@ where
         patch: &Patch<P>,
         params: &PatchParams,
     ) -> Result<Scale, Error> {
-        let request = self.patch_request("patch_scale", name, Some("scale"), patch, params)?;
-        self.send_decode(request).await
+        self.patch_at("patch_scale", name, Some("scale"), patch, params)
+            .await
     }
 }

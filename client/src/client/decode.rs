@@ -465,20 +465,121 @@ impl LineSplitter {
     }
 }
 
-/// A watch event as it is on the wire.
-#[derive(Deserialize)]
-#[serde(tag = "type", content = "object")]
+/// A watch event as it is on the wire: `{"type": ..., "object": ...}`.
+///
+/// Decoded by hand rather than with serde's adjacently tagged derive: that derive buffers the
+/// object into serde's private `Content` tree in case `object` comes before `type`, which
+/// compiles every object type's `Deserialize` a second time (about a fifth of an informer
+/// app's code) for a case kube-apiserver never produces (Go writes `type` first). When it
+/// does happen (a proxy that re-encodes with sorted keys), the line is decoded twice instead:
+/// once to read the type, once for the object ([`ObjectOnly`]), both through the same
+/// deserializer, so each object type still has one `Deserialize` copy.
 enum WireEvent<T> {
-    #[serde(rename = "ADDED")]
     Added(T),
-    #[serde(rename = "MODIFIED")]
     Modified(T),
-    #[serde(rename = "DELETED")]
     Deleted(T),
-    #[serde(rename = "BOOKMARK")]
     Bookmark(BookmarkObject),
-    #[serde(rename = "ERROR")]
     Error(Box<Status>),
+    /// `object` came before `type`: the event's type, to decode the object again knowing it.
+    ObjectFirst(EventType),
+}
+
+/// The `type` of a watch event.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+enum EventType {
+    #[serde(rename = "ADDED")]
+    Added,
+    #[serde(rename = "MODIFIED")]
+    Modified,
+    #[serde(rename = "DELETED")]
+    Deleted,
+    #[serde(rename = "BOOKMARK")]
+    Bookmark,
+    #[serde(rename = "ERROR")]
+    Error,
+}
+
+/// A member name of a watch event.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum EventMember {
+    Type,
+    Object,
+    #[serde(other)]
+    Other,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for WireEvent<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<fn() -> T>);
+
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = WireEvent<T>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a watch event with `type` and `object`")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut kind = None;
+                let mut event = None;
+                let mut object_first = false;
+                while let Some(member) = map.next_key::<EventMember>()? {
+                    match member {
+                        EventMember::Type if kind.is_some() => {
+                            return Err(A::Error::duplicate_field("type"))
+                        }
+                        EventMember::Type => kind = Some(map.next_value::<EventType>()?),
+                        EventMember::Object if event.is_some() || object_first => {
+                            return Err(A::Error::duplicate_field("object"))
+                        }
+                        EventMember::Object => match kind {
+                            Some(EventType::Added) => {
+                                event = Some(WireEvent::Added(map.next_value()?))
+                            }
+                            Some(EventType::Modified) => {
+                                event = Some(WireEvent::Modified(map.next_value()?))
+                            }
+                            Some(EventType::Deleted) => {
+                                event = Some(WireEvent::Deleted(map.next_value()?))
+                            }
+                            Some(EventType::Bookmark) => {
+                                event = Some(WireEvent::Bookmark(map.next_value()?))
+                            }
+                            Some(EventType::Error) => {
+                                event = Some(WireEvent::Error(map.next_value()?))
+                            }
+                            None => {
+                                map.next_value::<serde::de::IgnoredAny>()?;
+                                object_first = true;
+                            }
+                        },
+                        EventMember::Other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                match (event, kind) {
+                    (Some(event), _) => Ok(event),
+                    (None, Some(kind)) if object_first => Ok(WireEvent::ObjectFirst(kind)),
+                    (None, Some(_)) => Err(A::Error::missing_field("object")),
+                    (None, None) => Err(A::Error::missing_field("type")),
+                }
+            }
+        }
+
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// The object of a watch event whose type is known (the second decode of an event whose
+/// `object` came first); every other member is skipped.
+#[derive(Deserialize)]
+struct ObjectOnly<T> {
+    object: T,
 }
 
 /// The only parts of a BOOKMARK's object that matter.
@@ -508,33 +609,51 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
     omit_managed_fields: bool,
 ) -> Result<WatchEvent<T>, serde_json::Error> {
     let omit = omit_managed_fields.then_some(Omit::EVENT_MANAGED_FIELDS);
-    Ok(
-        match crate::json::from_slice_omitting::<WireEvent<T>>(line, omit)? {
-            WireEvent::Added(o) => WatchEvent::Added(o),
-            WireEvent::Modified(o) => WatchEvent::Modified(o),
-            WireEvent::Deleted(o) => WatchEvent::Deleted(o),
-            WireEvent::Error(s) => WatchEvent::Error(*s),
-            WireEvent::Bookmark(b) => {
-                let resource_version = b
-                    .metadata
-                    .resource_version
-                    .filter(|rv| !rv.is_empty())
-                    .ok_or_else(|| {
-                        serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
-                    })?;
-                let initial_events_end = b
-                    .metadata
-                    .annotations
-                    .as_ref()
-                    .and_then(|a| a.get(INITIAL_EVENTS_END))
-                    .is_some_and(|v| v == "true");
-                WatchEvent::Bookmark(Bookmark {
-                    resource_version,
-                    initial_events_end,
-                })
-            }
+    let again = || crate::json::from_slice_omitting::<ObjectOnly<T>>(line, omit);
+    let event = match crate::json::from_slice_omitting::<WireEvent<T>>(line, omit)? {
+        WireEvent::ObjectFirst(kind) => match kind {
+            EventType::Added => WireEvent::Added(again()?.object),
+            EventType::Modified => WireEvent::Modified(again()?.object),
+            EventType::Deleted => WireEvent::Deleted(again()?.object),
+            EventType::Bookmark => WireEvent::Bookmark(
+                crate::json::from_slice_omitting::<ObjectOnly<_>>(line, omit)?.object,
+            ),
+            EventType::Error => WireEvent::Error(
+                crate::json::from_slice_omitting::<ObjectOnly<_>>(line, omit)?.object,
+            ),
         },
-    )
+        event => event,
+    };
+    Ok(match event {
+        WireEvent::ObjectFirst(_) => {
+            return Err(serde_json::Error::custom(
+                "a watch event decoded without its object",
+            ))
+        }
+        WireEvent::Added(o) => WatchEvent::Added(o),
+        WireEvent::Modified(o) => WatchEvent::Modified(o),
+        WireEvent::Deleted(o) => WatchEvent::Deleted(o),
+        WireEvent::Error(s) => WatchEvent::Error(*s),
+        WireEvent::Bookmark(b) => {
+            let resource_version = b
+                .metadata
+                .resource_version
+                .filter(|rv| !rv.is_empty())
+                .ok_or_else(|| {
+                    serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
+                })?;
+            let initial_events_end = b
+                .metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(INITIAL_EVENTS_END))
+                .is_some_and(|v| v == "true");
+            WatchEvent::Bookmark(Bookmark {
+                resource_version,
+                initial_events_end,
+            })
+        }
+    })
 }
 
 /// Decodes every line of `batch` in order. A line that does not decode ends the events

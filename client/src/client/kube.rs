@@ -9,7 +9,7 @@ use http_body_util::BodyExt;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 use super::transport::{Response, Transport};
-use super::{chain, read_with_timeout, Client, Inner, Request};
+use super::{chain, read_with_timeout, Client, Inner, Outgoing};
 use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
 
 /// What `Client::base_url` answers for a client over a `kube::Client`, which does not say
@@ -36,8 +36,8 @@ impl Client {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// use informer_runtime::api::Api;
-    /// use informer_runtime::Client;
+    /// use informer_client::api::Api;
+    /// use informer_client::Client;
     /// use k8s_openapi::api::core::v1::Pod;
     ///
     /// let client = Client::from_kube(kube::Client::try_default().await?);
@@ -75,7 +75,7 @@ impl From<::kube::Client> for Client {
 /// Sends `request` through `client`.
 pub(super) async fn send(
     client: &::kube::Client,
-    request: &Request,
+    request: &Outgoing,
     timeout: Option<Duration>,
 ) -> Result<Response, Error> {
     let path_and_query = match request.url.query() {

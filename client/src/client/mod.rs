@@ -17,9 +17,6 @@ pub mod config;
 mod decode;
 mod decode_pool;
 mod error_response;
-#[cfg(feature = "fuzzing")]
-#[doc(hidden)]
-pub mod fuzz;
 #[cfg(feature = "kube")]
 mod kube;
 pub mod kubeconfig;
@@ -28,7 +25,6 @@ mod sni;
 mod tls;
 mod transport;
 
-use std::any::TypeId;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
@@ -37,25 +33,24 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use reqwest::{Method, StatusCode, Url};
+use reqwest::{Method, Url};
 use serde::de::DeserializeOwned;
 
 pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_ACCOUNT_DIR};
 pub use kubeconfig::KubeConfigOptions;
 
+use crate::api::DeleteResponse;
 use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
-use crate::list_options::ListOptions;
+use crate::request::Request;
 use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder, ListError, Oversized};
 use decode_pool::{Batch, DecodePool};
-use transport::{Body, Response, Transport};
+pub(crate) use transport::Body;
+use transport::{Response, Transport};
 
 /// The `User-Agent` of every request.
 const USER_AGENT: &str = concat!("informer-runtime/", env!("CARGO_PKG_VERSION"));
-
-/// The `Accept` header of list, watch and get requests unless the caller names another.
-const JSON: &str = "application/json";
 
 /// TCP and HTTP/2 keep-alive interval, so a dead watch connection is noticed.
 const KEEPALIVE: Duration = Duration::from_secs(30);
@@ -69,7 +64,8 @@ const LIST_BATCH_BYTES: usize = 256 * 1024;
 const INLINE_WATCH_EVENTS: usize = 2;
 
 /// A Kubernetes API client. Cheap to clone; clones share connections and credentials.
-/// For typed reads and writes of one resource, wrap it in an [`Api`](crate::api::Api).
+/// It sends [`Request`]s built by a [`RequestBuilder`](crate::request::RequestBuilder);
+/// for typed reads and writes of one resource, wrap it in an [`Api`](crate::api::Api).
 ///
 /// `Debug` shows the server and default namespace, never credentials.
 #[derive(Clone)]
@@ -204,193 +200,129 @@ impl Client {
         &self.inner.base_url
     }
 
-    /// Lists one page of `K` (all namespaces when `namespace` is `None`; ignored for cluster-scoped `K`).
-    pub fn list<K>(
-        &self,
-        namespace: Option<&str>,
-        options: &ListOptions,
-    ) -> impl Future<Output = Result<ObjectList<K>, Error>> + Send + 'static
-    where
-        K: k8s_openapi::ListableResource
-            + k8s_openapi::Metadata
-            + DeserializeOwned
-            + Send
-            + 'static,
-    {
-        let request = self.request::<K>(namespace, "list", options.list_query(), None);
-        let client = self.clone();
-        async move { client.run_list(request?).await }
+    /// Sends `request` and decodes the JSON body as `T`: a get, create, update or patch,
+    /// or a path such as discovery's `/apis` (kube-client's `Client::request`). The body is
+    /// read whole, at most [`Config::max_body_bytes`] of it; a non-2xx answer is an
+    /// [`Error::Api`] with the server's `Status`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use informer_client::request::RequestBuilder;
+    /// use k8s_openapi::api::core::v1::ConfigMap;
+    ///
+    /// let get = RequestBuilder::of::<ConfigMap>(Some("shop")).get("settings")?;
+    /// let settings: ConfigMap = client.request(get).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn request<T: DeserializeOwned>(&self, request: Request) -> Result<T, Error> {
+        let outgoing = self.prepare(request)?;
+        let body = self.read_body(&outgoing).await?;
+        decode_json(&body, &outgoing.context)
     }
 
-    /// Starts a watch of `K`; events are decoded line by line as they stream in.
-    pub fn watch<K>(
+    /// Sends `request` and decodes the body as `T`, or as the `Status` a delete answers
+    /// once the object is gone (kube-client's `Client::request_status`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use informer_client::api::{DeleteParams, DeleteResponse};
+    /// use informer_client::request::RequestBuilder;
+    /// use k8s_openapi::api::core::v1::ConfigMap;
+    ///
+    /// let delete = RequestBuilder::of::<ConfigMap>(Some("shop")).delete("settings", &DeleteParams::default())?;
+    /// match client.request_status::<ConfigMap>(delete).await? {
+    ///     DeleteResponse::Object(cm) => println!("finalizers hold it: {:?}", cm.metadata.finalizers),
+    ///     DeleteResponse::Deleted(_) => println!("gone"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_status<T: DeserializeOwned>(
         &self,
-        namespace: Option<&str>,
-        options: &ListOptions,
-    ) -> impl Future<Output = Result<WatchStream<K>, Error>> + Send + 'static
-    where
-        K: k8s_openapi::ListableResource
-            + k8s_openapi::Metadata
-            + DeserializeOwned
-            + Send
-            + 'static,
-    {
-        let request = self.request::<K>(namespace, "watch", options.watch_query(), None);
-        let client = self.clone();
-        async move { client.run_watch(request?).await }
+        request: Request,
+    ) -> Result<DeleteResponse<T>, Error> {
+        #[derive(serde::Deserialize)]
+        struct Kind {
+            #[serde(default)]
+            kind: Option<String>,
+        }
+        let outgoing = self.prepare(request)?;
+        let body = self.read_body(&outgoing).await?;
+        let kind: Kind = decode_json(&body, &outgoing.context)?;
+        if kind.kind.as_deref() == Some("Status") {
+            return Ok(DeleteResponse::Deleted(decode_json(
+                &body,
+                &outgoing.context,
+            )?));
+        }
+        Ok(DeleteResponse::Object(decode_json(
+            &body,
+            &outgoing.context,
+        )?))
     }
 
-    /// Lists one page from a collection path such as `/apis/example.com/v1/namespaces/a/widgets`,
-    /// decoding each item as `T`. `accept` replaces the `application/json` Accept header (e.g. to
-    /// ask for `PartialObjectMetadataList`).
-    pub fn list_path<T>(
+    /// Sends a list `request` and decodes its items as `T` while the body streams in, on
+    /// every core, in order: the body is never held whole. Items are cut out at most
+    /// [`Config::max_object_bytes`] each and the list at most [`Config::max_body_bytes`];
+    /// a client made by [`omitting_managed_fields`](Self::omitting_managed_fields) leaves
+    /// `metadata.managedFields` out of each item. The future does not borrow the client.
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use informer_client::request::RequestBuilder;
+    /// use informer_client::{ApiResource, DynamicObject, ListOptions};
+    ///
+    /// let widgets = ApiResource::new("example.com", "v1", "Widget", "widgets", true);
+    /// let list = RequestBuilder::for_resource(&widgets, Some("shop")).list(&ListOptions::default())?;
+    /// let page = client.request_list::<DynamicObject>(list).await?;
+    /// println!("{} widgets at {:?}", page.items.len(), page.metadata.resource_version);
+    /// # Ok(()) }
+    /// ```
+    pub fn request_list<T>(
         &self,
-        path: &str,
-        options: &ListOptions,
-        accept: Option<&str>,
+        request: Request,
     ) -> impl Future<Output = Result<ObjectList<T>, Error>> + Send + 'static
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let request = self.path_request(path, "list", options.list_query(), accept);
         let client = self.clone();
-        async move { client.run_list(request?).await }
+        async move {
+            let outgoing = client.prepare(request)?;
+            client.run_list(outgoing).await
+        }
     }
 
-    /// Starts a watch of a collection path, decoding each event's object as `T`.
-    /// `accept` replaces the `application/json` Accept header.
-    pub fn watch_path<T>(
+    /// Sends a watch `request` and hands out its events, decoded line by line as they
+    /// stream in (kube-client's `Client::request_events`). One event is at most
+    /// [`Config::max_object_bytes`]; the stream ends after the first error. The future does
+    /// not borrow the client.
+    ///
+    /// ```no_run
+    /// # async fn run(client: informer_client::Client) -> Result<(), informer_client::Error> {
+    /// use futures_util::StreamExt;
+    /// use informer_client::request::RequestBuilder;
+    /// use informer_client::{ListOptions, WatchEvent};
+    /// use k8s_openapi::api::core::v1::Pod;
+    ///
+    /// let from = ListOptions { resource_version: Some("0".into()), ..Default::default() };
+    /// let watch = RequestBuilder::of::<Pod>(Some("shop")).watch(&from)?;
+    /// let mut events = client.request_events::<Pod>(watch).await?;
+    /// while let Some(event) = events.next().await {
+    ///     if let WatchEvent::Added(pod) = event? { println!("{:?}", pod.metadata.name); }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn request_events<T>(
         &self,
-        path: &str,
-        options: &ListOptions,
-        accept: Option<&str>,
+        request: Request,
     ) -> impl Future<Output = Result<WatchStream<T>, Error>> + Send + 'static
     where
         T: DeserializeOwned + Send + 'static,
     {
-        let request = self.path_request(path, "watch", options.watch_query(), accept);
-        let client = self.clone();
-        async move { client.run_watch(request?).await }
-    }
-
-    /// GETs `path` (e.g. `/apis` for discovery) and decodes the JSON body as `T`.
-    pub fn get_json<T>(&self, path: &str) -> impl Future<Output = Result<T, Error>> + Send + 'static
-    where
-        T: DeserializeOwned + Send + 'static,
-    {
-        let request = self.path_request(path, "get", Vec::new(), None);
         let client = self.clone();
         async move {
-            let request = request?;
-            let (_, body) = client.call(&request).await?;
-            serde_json::from_slice(&body).map_err(|source| Error::Decode {
-                context: request.context.clone(),
-                what: "the response body".to_owned(),
-                source,
-            })
+            let outgoing = client.prepare(request)?;
+            client.run_watch(outgoing).await
         }
-    }
-
-    /// The collection path of `K`: `/api/v1/namespaces/{ns}/pods`, `/apis/apps/v1/deployments`
-    /// (all namespaces when `namespace` is `None` or empty; no namespace for cluster-scoped `K`).
-    pub(crate) fn collection_path<K>(
-        &self,
-        namespace: Option<&str>,
-        verb: &str,
-    ) -> Result<String, Error>
-    where
-        K: k8s_openapi::Resource,
-        K::Scope: 'static,
-    {
-        let mut path = if K::GROUP.is_empty() {
-            format!("/api/{}", K::VERSION)
-        } else {
-            format!("/apis/{}/{}", K::GROUP, K::VERSION)
-        };
-        let namespaced =
-            TypeId::of::<K::Scope>() == TypeId::of::<k8s_openapi::NamespaceResourceScope>();
-        if let Some(ns) = namespace.filter(|ns| namespaced && !ns.is_empty()) {
-            if let Err(why) = check_segment(ns) {
-                return Err(Error::other(
-                    ErrorKind::InvalidArgument,
-                    format!("{verb} {} at {}", K::URL_PATH_SEGMENT, self.inner.base_url),
-                    format!("invalid namespace {ns:?}: {why}"),
-                ));
-            }
-            path.push_str("/namespaces/");
-            path.push_str(ns);
-        }
-        path.push('/');
-        path.push_str(K::URL_PATH_SEGMENT);
-        Ok(path)
-    }
-
-    /// A request of any method to `path`, whose errors say `{verb} {what} at {url}`.
-    pub(crate) fn request_to(
-        &self,
-        method: Method,
-        path: &str,
-        what: &str,
-        verb: &str,
-        query: Vec<(&'static str, String)>,
-    ) -> Result<Request, Error> {
-        let context = format!("{verb} {what} at {}", self.location(path));
-        let mut request = self.build_request(path, context, query, None)?;
-        request.method = method;
-        Ok(request)
-    }
-
-    /// Sends `request` and reads its whole body (with the list read timeout between chunks,
-    /// and at most `max_body_bytes` of it), turning a non-2xx answer into `Error::Api`.
-    pub(crate) async fn call(&self, request: &Request) -> Result<(StatusCode, Bytes), Error> {
-        let timeout = self.inner.list_read_timeout;
-        let mut response = self.send(request, timeout).await?;
-        let mut body = Vec::new();
-        let mut counter = BodyCounter::new(self.inner.limits.body);
-        while let Some(chunk) = read_with_timeout(response.body.next(), timeout, &request.context)
-            .await?
-            .transpose()
-            .map_err(|e| http_error(&request.context, "reading the body", &*e))?
-        {
-            counter.add(chunk.len(), &request.context)?;
-            body.extend_from_slice(&chunk);
-        }
-        Ok((response.status, Bytes::from(body)))
-    }
-
-    fn request<K>(
-        &self,
-        namespace: Option<&str>,
-        verb: &str,
-        query: Vec<(&'static str, String)>,
-        accept: Option<&str>,
-    ) -> Result<Request, Error>
-    where
-        K: k8s_openapi::Resource,
-        K::Scope: 'static,
-    {
-        let path = self.collection_path::<K>(namespace, verb)?;
-        self.path_request(&path, verb, query, accept)
-    }
-
-    fn path_request(
-        &self,
-        path: &str,
-        verb: &str,
-        query: Vec<(&'static str, String)>,
-        accept: Option<&str>,
-    ) -> Result<Request, Error> {
-        let resource = path
-            .split(['?', '#'])
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('/')
-            .rsplit('/')
-            .next()
-            .filter(|r| !r.is_empty())
-            .unwrap_or(path);
-        let context = format!("{verb} {resource} at {}", self.location(path));
-        self.build_request(path, context, query, accept)
     }
 
     /// Where a request to `path` goes, for error contexts: the server URL and the path.
@@ -403,35 +335,58 @@ impl Client {
         }
     }
 
-    fn build_request(
-        &self,
-        path: &str,
-        context: String,
-        query: Vec<(&'static str, String)>,
-        accept: Option<&str>,
-    ) -> Result<Request, Error> {
-        let invalid = |message: String| Error::other(ErrorKind::InvalidArgument, &context, message);
-        if !path.starts_with('/') {
-            return Err(invalid("the path must start with `/`".to_owned()));
+    /// `request` with its URL on this client's server, and a context naming where it goes.
+    fn prepare(&self, request: Request) -> Result<Outgoing, Error> {
+        let context = format!("{} at {}", request.context(), self.location(request.path()));
+        let mut url = Url::parse(&format!(
+            "{}{}",
+            self.inner.transport.origin(),
+            request.path()
+        ))
+        .map_err(|e| {
+            Error::other(
+                ErrorKind::InvalidArgument,
+                &context,
+                format!("invalid URL: {e}"),
+            )
+        })?;
+        if !request.query().is_empty() {
+            url.query_pairs_mut()
+                .extend_pairs(request.query().iter().map(|(k, v)| (*k, v.as_str())));
         }
-        let mut url = Url::parse(&format!("{}{path}", self.inner.transport.origin()))
-            .map_err(|e| invalid(format!("invalid URL: {e}")))?;
-        if !query.is_empty() {
-            url.query_pairs_mut().extend_pairs(query);
-        }
-        let accept = HeaderValue::from_str(accept.unwrap_or(JSON))
-            .map_err(|_| invalid(format!("invalid Accept header {accept:?}")))?;
-        Ok(Request {
-            method: Method::GET,
+        Ok(Outgoing {
+            method: request.method().clone(),
             url,
-            accept,
-            body: None,
+            accept: request.accept_header().clone(),
+            body: request.body_and_type().cloned(),
             context,
         })
     }
 
+    /// Sends `request` and reads its whole body (with the list read timeout between chunks,
+    /// and at most `max_body_bytes` of it), turning a non-2xx answer into `Error::Api`.
+    async fn read_body(&self, request: &Outgoing) -> Result<Bytes, Error> {
+        let timeout = self.inner.list_read_timeout;
+        let mut response = self.respond(request, timeout).await?;
+        let mut body = Vec::new();
+        let mut counter = BodyCounter::new(self.inner.limits.body);
+        while let Some(chunk) = read_with_timeout(response.body.next(), timeout, &request.context)
+            .await?
+            .transpose()
+            .map_err(|e| http_error(&request.context, "reading the body", &*e))?
+        {
+            counter.add(chunk.len(), &request.context)?;
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Bytes::from(body))
+    }
+
     /// Sends the request through the transport, turning non-2xx answers into `Error::Api`.
-    async fn send(&self, request: &Request, timeout: Option<Duration>) -> Result<Response, Error> {
+    async fn respond(
+        &self,
+        request: &Outgoing,
+        timeout: Option<Duration>,
+    ) -> Result<Response, Error> {
         let response = self.inner.transport.send(request, timeout).await?;
         tracing::debug!(context = %request.context, status = %response.status, "response");
         if let Some(refusal) = refuse_redirect(&response, request) {
@@ -445,10 +400,10 @@ impl Client {
 
     async fn run_list<T: DeserializeOwned + Send + 'static>(
         &self,
-        request: Request,
+        request: Outgoing,
     ) -> Result<ObjectList<T>, Error> {
         let timeout = self.inner.list_read_timeout;
-        let response = self.send(&request, timeout).await?;
+        let response = self.respond(&request, timeout).await?;
         decode_list(
             response.body,
             timeout,
@@ -462,9 +417,9 @@ impl Client {
 
     async fn run_watch<T: DeserializeOwned + Send + 'static>(
         &self,
-        request: Request,
+        request: Outgoing,
     ) -> Result<WatchStream<T>, Error> {
-        let response = self.send(&request, None).await?;
+        let response = self.respond(&request, None).await?;
         Ok(watch_events(
             response.body,
             INLINE_WATCH_EVENTS,
@@ -479,7 +434,7 @@ impl Client {
 /// the decode pool in batches of at least `batch_bytes` and taken back in order. Waiting
 /// longer than `read_timeout` for the next chunk fails, and so does an item or a body over
 /// its limit.
-async fn decode_list<T: DeserializeOwned + Send + 'static>(
+pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
     mut body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
@@ -534,7 +489,7 @@ async fn decode_list<T: DeserializeOwned + Send + 'static>(
 /// The events of a watch body: split into lines, blank lines skipped, the lines each chunk
 /// completes decoded as one batch (inline when it holds at most `inline_events`) and handed
 /// out in order; the stream ends after the first error, such as a line over `max_line` bytes.
-fn watch_events<T: DeserializeOwned + Send + 'static>(
+pub(crate) fn watch_events<T: DeserializeOwned + Send + 'static>(
     body: Body,
     inline_events: usize,
     omit_managed_fields: bool,
@@ -567,37 +522,23 @@ fn joined<R>(result: Result<R, String>, context: &str) -> Result<R, Error> {
     })
 }
 
-/// A prepared request: its method, URL, Accept header, body, and the context its errors carry.
-pub(crate) struct Request {
+/// A request on its way: its URL on the server, and the context its errors carry
+/// (`create pods at https://…/api/v1/namespaces/a/pods`).
+struct Outgoing {
     method: Method,
     url: Url,
     accept: HeaderValue,
     body: Option<(Bytes, HeaderValue)>,
-    /// What is being done, e.g. `create pods at https://…/api/v1/namespaces/a/pods`.
-    pub(crate) context: String,
+    context: String,
 }
 
-impl Request {
-    /// The request with `body`, sent as `content_type`.
-    pub(crate) fn with_body(mut self, body: Vec<u8>, content_type: &'static str) -> Self {
-        self.body = Some((Bytes::from(body), HeaderValue::from_static(content_type)));
-        self
-    }
-}
-
-/// Checks one path segment (a namespace or name) before it goes into a request path: non-empty, no `/`, `?`, `#` or `%`,
-/// not `.` or `..` (which a URL would resolve away), as client-go's `IsValidPathSegmentName`.
-pub fn check_segment(segment: &str) -> Result<(), &'static str> {
-    if segment.is_empty() {
-        return Err("it is empty");
-    }
-    if segment == "." || segment == ".." {
-        return Err("it may not be '.' or '..'");
-    }
-    if segment.contains(['/', '%', '?', '#']) {
-        return Err("it may not contain '/', '%', '?' or '#'");
-    }
-    Ok(())
+/// `body` decoded as `T`, or an error naming `context`.
+fn decode_json<T: DeserializeOwned>(body: &[u8], context: &str) -> Result<T, Error> {
+    crate::json::from_slice(body).map_err(|source| Error::Decode {
+        context: context.to_owned(),
+        what: "the response body".to_owned(),
+        source,
+    })
 }
 
 /// The `Impersonate-*` headers every request carries.
@@ -797,7 +738,7 @@ fn oversized(context: &str, what: Oversized) -> Error {
 /// The error refusing `response` when it redirects: following it would re-send `request`,
 /// with its body, credentials and impersonation headers, wherever the server points. The
 /// target is named without its userinfo.
-fn refuse_redirect(response: &Response, request: &Request) -> Option<Error> {
+fn refuse_redirect(response: &Response, request: &Outgoing) -> Option<Error> {
     if !response.status.is_redirection() {
         return None;
     }

@@ -12,11 +12,11 @@ use reqwest::header::{HeaderMap, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use reqwest::StatusCode;
 
 use super::auth::Authenticator;
-use super::{http_error, read_with_timeout, Request};
+use super::{http_error, read_with_timeout, Outgoing};
 use crate::error::{BoxError, Error};
 
 /// A response body: its chunks as they arrive.
-pub(super) type Body = BoxStream<'static, Result<Bytes, BoxError>>;
+pub(crate) type Body = BoxStream<'static, Result<Bytes, BoxError>>;
 
 /// A response as the decoders see it. Non-2xx answers are responses too: the caller turns
 /// them into `Error::Api`.
@@ -47,7 +47,7 @@ impl Transport {
     /// refreshed), waiting at most `timeout` for the response head.
     pub(super) async fn send(
         &self,
-        request: &Request,
+        request: &Outgoing,
         timeout: Option<Duration>,
     ) -> Result<Response, Error> {
         match self {
@@ -70,7 +70,7 @@ pub(super) struct Reqwest {
 }
 
 impl Reqwest {
-    async fn send(&self, request: &Request, timeout: Option<Duration>) -> Result<Response, Error> {
+    async fn send(&self, request: &Outgoing, timeout: Option<Duration>) -> Result<Response, Error> {
         let mut refreshed = false;
         loop {
             let mut builder = self

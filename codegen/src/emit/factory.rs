@@ -94,15 +94,15 @@ pub(super) fn factory_items(ctx: &Ctx<'_>, api: &Api) -> TokenStream {
                 Self::builder(client).build()
             }
 
-            /// The informer of `K`, made by `new_informer` on first request (for types this
-            /// factory does not generate).
+            /// The factory's shared informer of `source`, the same on every call (client-go's
+            /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+            /// `informer_runtime::kube::resource::<Widget>()`.
             #[inline]
             pub fn informer_for<K: #rt::Object>(
                 &self,
-                name: &str,
-                new_informer: impl ::std::ops::FnOnce(&#rt::SharedInformerFactoryCore) -> #rt::SharedIndexInformer<K>,
+                source: impl #rt::InformerSource<K>,
             ) -> #rt::SharedIndexInformer<K> {
-                self.factory.informer_for(name, new_informer)
+                self.factory.informer_for(source)
             }
 
             /// The shared informer of the resource `gvr`, type-erased

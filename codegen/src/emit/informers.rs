@@ -1,6 +1,7 @@
 //! Typed informers: per resource `XInformer` with `new_x_informer` and
-//! `new_filtered_x_informer` (listing and watching through the clientset's `Api`); per
-//! version and group, the accessor structs. An `XInformer` is the factory's ask for its
+//! `new_filtered_x_informer`, thin shells that name the type for the runtime's generic
+//! `new_informer` over `source::typed` (which lists and watches through `Api`); per version
+//! and group, the accessor structs. An `XInformer` is the factory's ask for its
 //! informer (counted by `start()` and `wait_for_cache_sync()`, built on first use), which
 //! `projected::<V>()` turns into the informer of a projection of the resource instead.
 
@@ -9,7 +10,7 @@ use quote::{format_ident, quote};
 
 use crate::model::{ApiGroup, ApiResource, ApiVersion, Scope};
 
-use super::{clientset, doc, gvk_text, ident, sanitize_description, Ctx, EmitError};
+use super::{doc, gvk_text, ident, sanitize_description, Ctx, EmitError};
 
 /// `XInformer`, `new_x_informer`, `new_filtered_x_informer` of one resource.
 pub(super) fn resource_items(
@@ -85,44 +86,14 @@ pub(super) fn resource_items(
          `tweak_list_options`, resync and transforms apply). Asking for the projection does \
          not build the full {kind} informer."
     ));
-    let api = clientset::api_type(ctx, r)?;
-    let k8s = &ctx.k8s_openapi;
-
-    let (scope_bound, projected_api_setup) = if namespaced {
-        (
-            quote!(+ #k8s::Resource<Scope = #k8s::NamespaceResourceScope>),
-            quote! {
-                let api: #rt::api::Api<V> = match core.namespace() {
-                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(core.informer_client(), namespace),
-                    ::std::option::Option::None => #rt::api::Api::all(core.informer_client()),
-                };
-            },
-        )
-    } else {
-        (
-            quote!(),
-            quote!(let api: #rt::api::Api<V> = #rt::api::Api::all(core.informer_client());),
-        )
-    };
-    let (ns_param, ns_arg, ns_factory_arg, api_setup) = if namespaced {
+    let (ns_param, ns_forward, ns_arg) = if namespaced {
         (
             quote!(namespace: ::std::option::Option<&str>,),
             quote!(namespace,),
-            quote!(core.namespace(),),
-            quote! {
-                let api: #api = match namespace {
-                    ::std::option::Option::Some(namespace) => #rt::api::Api::namespaced(client, namespace),
-                    ::std::option::Option::None => #rt::api::Api::all(client),
-                };
-            },
+            quote!(namespace),
         )
     } else {
-        (
-            quote!(),
-            quote!(),
-            quote!(),
-            quote!(let api: #api = #rt::api::Api::all(client);),
-        )
+        (quote!(), quote!(), quote!(::std::option::Option::None))
     };
 
     Ok(quote! {
@@ -136,16 +107,9 @@ pub(super) fn resource_items(
             #informer_new_doc
             #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
-                let ask = factory.ask_for::<#ty>(#name, |core| {
-                    #new_filtered_fn(
-                        core.informer_client(),
-                        #ns_factory_arg
-                        core.resync_for::<#ty>(),
-                        #rt::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                });
-                Self { ask }
+                Self {
+                    ask: #rt::InformerAsk::new(factory, #rt::source::typed::<#ty>()),
+                }
             }
 
             #informer_fn_doc
@@ -162,24 +126,8 @@ pub(super) fn resource_items(
 
             #projected_doc
             #[inline]
-            pub fn projected<V>(self) -> #rt::ProjectedInformer<V>
-            where
-                V: #rt::Projection<Of = #ty> #scope_bound,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory.informer_for::<V>(
-                    &#rt::projection::informer_name::<V>(#name),
-                    |core| {
-                        #projected_api_setup
-                        #rt::projection::new_filtered_informer(
-                            api,
-                            core.resync_for::<V>(),
-                            #rt::Indexers::standard(),
-                            core.tweak_list_options(),
-                        )
-                    },
-                );
-                #rt::ProjectedInformer::new(informer)
+            pub fn projected<V: #rt::Projection<Of = #ty>>(self) -> #rt::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
 
@@ -191,7 +139,7 @@ pub(super) fn resource_items(
             resync: ::std::time::Duration,
             indexers: #rt::Indexers<#ty>,
         ) -> #rt::SharedIndexInformer<#ty> {
-            #new_filtered_fn(client, #ns_arg resync, indexers, ::std::option::Option::None)
+            #new_filtered_fn(client, #ns_forward resync, indexers, ::std::option::Option::None)
         }
 
         #new_filtered_doc
@@ -203,14 +151,9 @@ pub(super) fn resource_items(
             indexers: #rt::Indexers<#ty>,
             tweak_list_options: ::std::option::Option<#rt::TweakListOptions>,
         ) -> #rt::SharedIndexInformer<#ty> {
-            #api_setup
-            let list = {
-                let api = api.clone();
-                move |options: #rt::ListOptions| api.list(&options)
-            };
-            let watch = move |options: #rt::ListOptions| api.watch(&options);
-            let list_watch = #rt::ListWatch::new(list, watch).tweaked(tweak_list_options);
-            #rt::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = #rt::InformerOptions::default().resync(resync).indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            #rt::new_informer(&client, &#rt::source::typed::<#ty>(), #ns_arg, options)
         }
     })
 }

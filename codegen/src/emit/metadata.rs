@@ -128,14 +128,17 @@ pub(super) fn version_items(
             let d = doc(&format!(
                 "The metadata-only informer of [`{kind}`]({link}) objects ({}): \
                  `PartialObjectMeta<{kind}>`, made on the first call, the same on every \
-                 later call (the factory's `typed::<{kind}>()`).",
+                 later call (`metadata::typed::<{kind}>()` in the factory).",
                 gvk_text(r)
             ));
             Ok(quote! {
                 #d
                 #[inline]
                 pub fn #method(&self) -> #rt::metadata::MetadataInformer<#ty> {
-                    self.factory.typed::<#ty>()
+                    #rt::dynamic::ResourceInformer::from_factory(
+                        #rt::InformerFactory::factory_core(&self.factory),
+                        #rt::metadata::typed::<#ty>(),
+                    )
                 }
             })
         })

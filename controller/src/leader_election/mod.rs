@@ -219,7 +219,7 @@ impl State {
 
 /// Now, for the Lease's `acquireTime` and `renewTime` (informational: no candidate
 /// trusts another's clock). k8s-openapi builds jiff without its clock, hence by hand.
-fn wall_clock() -> Timestamp {
+pub(crate) fn wall_clock() -> Timestamp {
     let since_epoch = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default();

@@ -7,6 +7,12 @@
 //! - **Delays**: [`add_after`] (an item waits at most once, at its earliest time) and
 //!   [`add_rate_limited`] / [`forget`] / [`num_requeues`] over a [`RateLimiter`], by
 //!   default client-go's: per item 5 ms doubling to 1000 s, overall 10/s with a burst of 100.
+//! - **Priorities** (optional, [`Config::priority_queue`]; controller-runtime's priority
+//!   queue): items added with [`Priority::Low`] (by [`enqueue`](crate::enqueue): the initial
+//!   list and resyncs) are handed out after normal ones, so changes made while a controller
+//!   starts are reconciled before its backlog; one low item goes after every five normal
+//!   ones while both wait, so low items are never starved. A queued low item added again at
+//!   normal priority moves up.
 //! - **Shutdown**: [`shut_down`] stops adds; items already queued are still handed out, then
 //!   [`get`] returns `None`. [`shut_down_with_drain`] also waits until every item handed
 //!   out is done.
@@ -65,10 +71,22 @@ enum Next<T> {
     Wait(Option<Instant>),
 }
 
+/// How urgent an add is; only a queue built with [`Config::priority_queue`] tells them
+/// apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Priority {
+    /// A change to act on (every add unless said otherwise).
+    #[default]
+    Normal,
+    /// Background work: an object of the initial list, a resync.
+    Low,
+}
+
 /// How to build a [`WorkQueue`].
 pub struct Config<T> {
     name: String,
     rate_limiter: Box<dyn RateLimiter<T>>,
+    priority_queue: bool,
 }
 
 impl<T: Clone + Eq + Hash + Send + Sync + 'static> Default for Config<T> {
@@ -77,6 +95,7 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> Default for Config<T> {
         Self {
             name: String::new(),
             rate_limiter: Box::new(default_rate_limiter()),
+            priority_queue: false,
         }
     }
 }
@@ -86,6 +105,14 @@ impl<T> Config<T> {
     #[must_use]
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = name.into();
+        self
+    }
+
+    /// Whether the queue honours [`Priority`] (off by default: one FIFO lane, as
+    /// client-go's). See the [module docs](self).
+    #[must_use]
+    pub fn priority_queue(mut self, on: bool) -> Self {
+        self.priority_queue = on;
         self
     }
 
@@ -151,7 +178,7 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
         Self {
             inner: Arc::new(Inner {
                 name: config.name,
-                state: Mutex::new(State::new()),
+                state: Mutex::new(State::new(config.priority_queue)),
                 ready: Notify::new(),
                 idle: Notify::new(),
                 limiter: config.rate_limiter,
@@ -171,11 +198,17 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
     /// Queues `item` unless it is already queued; one in process is queued again at
     /// [`done`](Self::done). Ignored once shut down.
     pub fn add(&self, item: T) {
+        self.add_with_priority(item, Priority::Normal);
+    }
+
+    /// [`add`](Self::add) at `priority`: a queued low-priority item added again at normal
+    /// priority moves up; one queued at normal priority stays there.
+    pub fn add_with_priority(&self, item: T, priority: Priority) {
         let queued = {
             let mut s = self.state();
             let now = Instant::now();
             let promoted = s.promote(now);
-            s.add(item, now) || promoted
+            s.add(item, now, priority) || promoted
         };
         if queued {
             self.inner.ready.notify_one();
@@ -193,7 +226,7 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
         s.promote(now);
         if delay.is_zero() {
             s.count_retry();
-            let queued = s.add(item, now);
+            let queued = s.add(item, now, Priority::Normal);
             drop(s);
             if queued {
                 self.inner.ready.notify_one();
@@ -354,6 +387,60 @@ impl<T: Clone + Eq + Hash + Send + Sync + 'static> WorkQueue<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    async fn take<T: Clone + Eq + Hash + Send + Sync + 'static>(q: &WorkQueue<T>) -> T {
+        let item = q.get().await.expect("an item is queued");
+        q.done(&item);
+        item
+    }
+
+    #[tokio::test]
+    async fn normal_items_go_before_low_ones_without_starving_them() {
+        let q = WorkQueue::with_config(Config::default().priority_queue(true));
+        for i in 0..3 {
+            q.add_with_priority(format!("low-{i}"), Priority::Low);
+        }
+        for i in 0..12 {
+            q.add(format!("n-{i}"));
+        }
+        let mut order = Vec::new();
+        for _ in 0..15 {
+            order.push(take(&q).await);
+        }
+        let low_at: Vec<usize> = order
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.starts_with("low"))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(low_at, [5, 11, 14], "{order:?}");
+        assert!(q.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_low_item_added_again_at_normal_priority_moves_up_once() {
+        let q = WorkQueue::with_config(Config::default().priority_queue(true));
+        q.add_with_priority("a", Priority::Low);
+        q.add_with_priority("b", Priority::Low);
+        q.add("c");
+        q.add("b");
+        q.add_with_priority("c", Priority::Low);
+        assert_eq!(q.len(), 3);
+        assert_eq!(take(&q).await, "c");
+        assert_eq!(take(&q).await, "b");
+        assert_eq!(take(&q).await, "a");
+        assert!(q.is_empty(), "b's old low entry is not handed out again");
+        assert_eq!(q.stats().adds, 3);
+    }
+
+    #[tokio::test]
+    async fn without_the_option_priorities_are_ignored() {
+        let q = WorkQueue::new();
+        q.add_with_priority(1u8, Priority::Low);
+        q.add(2);
+        assert_eq!(take(&q).await, 1);
+        assert_eq!(take(&q).await, 2);
+    }
 
     #[tokio::test(start_paused = true)]
     async fn metrics_follow_an_item_through_the_queue() {

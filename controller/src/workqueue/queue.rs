@@ -1,5 +1,7 @@
 //! The queue's state under one lock: client-go's `dirty` / `processing` / `queue` sets,
-//! the delayed items, and the metrics they feed.
+//! the delayed items, and the metrics they feed. The `queue` is two lanes, normal and low
+//! priority (controller-runtime's priority queue); a queue without priorities only ever
+//! uses the normal one, which is then client-go's FIFO.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
@@ -9,16 +11,46 @@ use tokio::time::Instant;
 
 use super::delaying::Waiting;
 use super::metrics::{Histogram, WorkQueueStats};
+use super::Priority;
 
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-/// Every item is in at most one place of `queue`, and is in `queue` only if it is in
+/// Normal-priority items handed out in a row while low-priority ones wait, before one
+/// low-priority item goes: low-priority work gets at least a sixth of the workers' turns,
+/// so a steady stream of changes cannot starve it.
+pub(super) const NORMAL_STREAK: u32 = 5;
+
+/// An item that needs processing.
+struct Dirty {
+    /// When it was added (for queue latency).
+    added: Instant,
+    priority: Priority,
+    /// The lane entry that stands for it; 0 while it has none (it is in process).
+    entry: u64,
+}
+
+/// The two lanes. An entry is live only while the item's `Dirty::entry` names it: moving
+/// an item up to the normal lane, or taking it, leaves its old entry behind as stale, to
+/// be skipped when it reaches the front.
+struct Lanes<T> {
+    normal: VecDeque<(T, u64)>,
+    low: VecDeque<(T, u64)>,
+    live_normal: usize,
+    live_low: usize,
+    /// Normal items handed out in a row while low ones waited.
+    streak: u32,
+    seq: u64,
+}
+
+/// Every item has at most one live entry in the lanes, and has one only if it is in
 /// `dirty` and not in `processing` (client-go's invariant, which gives dedup and
 /// one-worker-per-item).
 pub(super) struct State<T> {
-    queue: VecDeque<T>,
-    /// Items that need processing, with when they were added (for queue latency).
-    dirty: Map<T, Instant>,
+    queue: Lanes<T>,
+    /// Whether adds keep their priority; off, every item goes to the normal lane.
+    prioritized: bool,
+    /// Items that need processing.
+    dirty: Map<T, Dirty>,
     /// Items handed out and not yet done, with when they were handed out.
     processing: Map<T, Instant>,
     waiting: Waiting<T>,
@@ -30,10 +62,36 @@ pub(super) struct State<T> {
     work_duration: Histogram,
 }
 
+impl<T> Lanes<T> {
+    /// Appends a live entry for `item`; returns its number.
+    fn push(&mut self, item: T, priority: Priority) -> u64 {
+        self.seq += 1;
+        match priority {
+            Priority::Normal => {
+                self.normal.push_back((item, self.seq));
+                self.live_normal += 1;
+            }
+            Priority::Low => {
+                self.low.push_back((item, self.seq));
+                self.live_low += 1;
+            }
+        }
+        self.seq
+    }
+}
+
 impl<T: Clone + Eq + Hash> State<T> {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(prioritized: bool) -> Self {
         Self {
-            queue: VecDeque::new(),
+            queue: Lanes {
+                normal: VecDeque::new(),
+                low: VecDeque::new(),
+                live_normal: 0,
+                live_low: 0,
+                streak: 0,
+                seq: 0,
+            },
+            prioritized,
             dirty: Map::default(),
             processing: Map::default(),
             waiting: Waiting::new(),
@@ -46,18 +104,43 @@ impl<T: Clone + Eq + Hash> State<T> {
         }
     }
 
-    /// Marks `item` dirty, added at `at`; true when it joined `queue` (a worker can take it).
-    pub(super) fn add(&mut self, item: T, at: Instant) -> bool {
-        if self.shutting_down || self.dirty.contains_key(&item) {
+    /// Marks `item` dirty, added at `at` with `priority`; true when it joined a lane (a
+    /// worker can take it). A low-priority item queued again at normal priority moves up.
+    pub(super) fn add(&mut self, item: T, at: Instant, priority: Priority) -> bool {
+        if self.shutting_down {
+            return false;
+        }
+        let priority = if self.prioritized {
+            priority
+        } else {
+            Priority::Normal
+        };
+        let in_process = self.processing.contains_key(&item);
+        if let Some(dirty) = self.dirty.get_mut(&item) {
+            if priority == Priority::Normal && dirty.priority == Priority::Low {
+                dirty.priority = Priority::Normal;
+                if !in_process {
+                    self.queue.live_low -= 1;
+                    dirty.entry = self.queue.push(item, Priority::Normal);
+                }
+            }
             return false;
         }
         self.adds += 1;
-        let queue_now = !self.processing.contains_key(&item);
-        if queue_now {
-            self.queue.push_back(item.clone());
-        }
-        self.dirty.insert(item, at);
-        queue_now
+        let entry = if in_process {
+            0
+        } else {
+            self.queue.push(item.clone(), priority)
+        };
+        self.dirty.insert(
+            item,
+            Dirty {
+                added: at,
+                priority,
+                entry,
+            },
+        );
+        !in_process
     }
 
     /// Schedules `item` for `at`; true when it is now the earliest delayed item.
@@ -75,31 +158,55 @@ impl<T: Clone + Eq + Hash> State<T> {
     pub(super) fn promote(&mut self, now: Instant) -> bool {
         let mut queued = false;
         while let Some((item, at)) = self.waiting.pop_ready(now) {
-            queued |= self.add(item, at);
+            queued |= self.add(item, at, Priority::Normal);
         }
         queued
     }
 
     /// Hands out the next item, now in process.
     pub(super) fn take(&mut self, now: Instant) -> Option<T> {
-        let item = self.queue.pop_front()?;
-        if let Some(added) = self.dirty.remove(&item) {
-            self.queue_duration
-                .observe(now.saturating_duration_since(added));
+        let lanes = &mut self.queue;
+        let low = if lanes.live_low == 0 {
+            lanes.streak = 0;
+            false
+        } else if lanes.live_normal == 0 || lanes.streak >= NORMAL_STREAK {
+            lanes.streak = 0;
+            true
+        } else {
+            lanes.streak += 1;
+            false
+        };
+        let item = loop {
+            let (item, seq) = if low {
+                lanes.low.pop_front()?
+            } else {
+                lanes.normal.pop_front()?
+            };
+            if let Some(dirty) = self.dirty.get(&item).filter(|d| d.entry == seq) {
+                self.queue_duration
+                    .observe(now.saturating_duration_since(dirty.added));
+                break item;
+            }
+        };
+        if low {
+            lanes.live_low -= 1;
+        } else {
+            lanes.live_normal -= 1;
         }
+        self.dirty.remove(&item);
         self.processing.insert(item.clone(), now);
         Some(item)
     }
 
-    /// Ends processing of `item`; true when it was re-added meanwhile and joined `queue`.
+    /// Ends processing of `item`; true when it was re-added meanwhile and joined a lane.
     pub(super) fn done(&mut self, item: &T, now: Instant) -> bool {
         let Some(started) = self.processing.remove(item) else {
             return false;
         };
         self.work_duration
             .observe(now.saturating_duration_since(started));
-        if self.dirty.contains_key(item) {
-            self.queue.push_back(item.clone());
+        if let Some(dirty) = self.dirty.get_mut(item) {
+            dirty.entry = self.queue.push(item.clone(), dirty.priority);
             return true;
         }
         false
@@ -112,7 +219,7 @@ impl<T: Clone + Eq + Hash> State<T> {
     }
 
     pub(super) fn queued(&self) -> usize {
-        self.queue.len()
+        self.queue.live_normal + self.queue.live_low
     }
 
     pub(super) fn in_flight(&self) -> usize {

@@ -8,6 +8,8 @@
 //! embedded test API server with sample objects, says so, and also shows live events.
 //! `--embedded` forces the embedded server.
 
+use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,12 +17,11 @@ use std::time::Duration;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::CustomResourceExt;
 use kube_informers::informers::SharedInformerFactory;
-use kube_informers::kube::KubeInformers;
 use kube_informers::{
     Client, Deleted, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
 };
 use kube_interop::{Widget, WidgetSpec};
-use test_apiserver::{fixtures, RunningServer, TestApiServer};
+use test_apiserver::{fixtures, Embedded, RunningServer, TestApiServer, TestEnv};
 
 const SAMPLE_PODS: usize = 200;
 const SAMPLE_WIDGETS: usize = 30;
@@ -34,15 +35,26 @@ struct Counts {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // Escape codes only where a terminal turns them into colour, not into a piped log.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
+async fn run() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::args().any(|a| a == "--crd") {
         print!("{}", serde_json::to_string_pretty(&Widget::crd())?);
         return Ok(());
@@ -56,34 +68,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .default_resync(Duration::ZERO)
         .build();
     let pods = factory.core().v1().pods();
-    let widgets = factory.kube_informer::<Widget>();
+    let widgets = factory.informer_for(kube_informers::kube::resource::<Widget>());
 
     let counts = Arc::new(Counts::default());
     let (a, u, d) = (counts.clone(), counts.clone(), counts.clone());
+    // Each handler prints before it counts: once `run` sees a count, the line is out.
     let registration = widgets.add_event_handler(
         ResourceEventHandlerFuncs::default()
             .on_add(move |w: &Arc<Widget>, in_initial_list| {
-                a.added.fetch_add(1, Ordering::Relaxed);
                 if !in_initial_list {
                     println!("  event: added widget {} (size {})", name(w), w.spec.size);
                 }
+                a.added.fetch_add(1, Ordering::Release);
             })
             .on_update(move |_old: &Arc<Widget>, new: &Arc<Widget>| {
-                u.updated.fetch_add(1, Ordering::Relaxed);
                 println!(
                     "  event: updated widget {} (size {})",
                     name(new),
                     new.spec.size
                 );
+                u.updated.fetch_add(1, Ordering::Release);
             })
             .on_delete(move |gone: &Deleted<Widget>| {
-                d.deleted.fetch_add(1, Ordering::Relaxed);
                 match gone {
                     Deleted::Object(w) => println!("  event: deleted widget {}", name(w)),
                     Deleted::FinalStateUnknown { key, .. } => {
                         println!("  event: deleted widget {key} (seen on relist)")
                     }
                 }
+                d.deleted.fetch_add(1, Ordering::Release);
             }),
     );
 
@@ -97,7 +110,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         started.elapsed(),
         pods.lister().list(&Selector::everything()).len(),
         widget_lister.list(&Selector::everything()).len(),
-        counts.added.load(Ordering::Relaxed),
+        counts.added.load(Ordering::Acquire),
     );
     let red: Selector = "color=red".parse()?;
     for ns in namespaces(&widget_lister).iter().take(5) {
@@ -110,20 +123,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
-    if embedded.is_some() {
-        live_events(&kube_client, &widget_lister).await?;
+    if embedded.is_embedded() {
+        live_events(&kube_client, &counts).await?;
         println!(
             "widget handler saw {} adds, {} updates, {} deletes",
-            counts.added.load(Ordering::Relaxed),
-            counts.updated.load(Ordering::Relaxed),
-            counts.deleted.load(Ordering::Relaxed)
+            counts.added.load(Ordering::Acquire),
+            counts.updated.load(Ordering::Acquire),
+            counts.deleted.load(Ordering::Acquire)
         );
     }
 
     factory.shutdown().await;
-    if let Some(server) = embedded {
-        server.shutdown().await;
-    }
+    embedded.shutdown().await;
     println!("shut down cleanly");
     Ok(())
 }
@@ -132,24 +143,36 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// its kubeconfig: HTTPS with its own CA, a bearer token) when none is configured.
 async fn connect(
     force_embedded: bool,
-) -> Result<(kube::Client, Option<RunningServer>), Box<dyn std::error::Error>> {
-    if !force_embedded {
-        match kube::Client::try_default().await {
-            Ok(client) => {
-                println!("using the cluster of kube::Client::try_default()");
-                return Ok((client, None));
-            }
-            Err(e) => println!("no cluster configured ({e})"),
-        }
-    }
-    let server = TestApiServer::builder()
-        .tls(true)
-        .token("kube-interop-example")
-        .seed_pods(SAMPLE_PODS)
-        .seed_namespaces(SAMPLE_NAMESPACES)
-        .resource(fixtures::widget_spec())
-        .start()
+) -> Result<(kube::Client, Embedded), Box<dyn std::error::Error>> {
+    // The helper decides and starts the server; this example then talks through kube-rs's
+    // own client, so it keeps only the guard.
+    let (_, embedded) = TestEnv::builder()
+        .server(
+            TestApiServer::builder()
+                .tls(true)
+                .token("kube-interop-example")
+                .seed_pods(SAMPLE_PODS)
+                .seed_namespaces(SAMPLE_NAMESPACES)
+                .resource(fixtures::widget_spec()),
+        )
+        .prefer_embedded(force_embedded)
+        .client_or_embedded()
         .await?;
+    let Some(server) = embedded.server() else {
+        return Ok((kube::Client::try_default().await?, embedded));
+    };
+    seed_widgets(server)?;
+    println!(
+        "embedded server: {SAMPLE_PODS} sample pods and {SAMPLE_WIDGETS} widgets in {SAMPLE_NAMESPACES} namespaces"
+    );
+    let kubeconfig = Kubeconfig::from_yaml(&server.kubeconfig_yaml())?;
+    let config =
+        kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default()).await?;
+    Ok((kube::Client::try_from(config)?, embedded))
+}
+
+/// The sample widgets, written in-process (as a POST of each would be).
+fn seed_widgets(server: &RunningServer) -> Result<(), Box<dyn std::error::Error>> {
     for i in 0..SAMPLE_WIDGETS {
         let ns = format!("ns-{}", i % SAMPLE_NAMESPACES);
         server.create(
@@ -158,25 +181,23 @@ async fn connect(
             fixtures::widget(&ns, &format!("widget-{i}"), i),
         )?;
     }
-    println!(
-        "using the embedded test API server at {} with {SAMPLE_PODS} sample pods and {SAMPLE_WIDGETS} widgets in {SAMPLE_NAMESPACES} namespaces",
-        server.url()
-    );
-    let kubeconfig = Kubeconfig::from_yaml(&server.kubeconfig_yaml())?;
-    let config =
-        kube::Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default()).await?;
-    let client = kube::Client::try_from(config)?;
-    Ok((client, Some(server)))
+    Ok(())
 }
 
-/// Writes through kube-rs's own `Api` (the same kube::Client) and waits for our informer
-/// to see each change.
+/// Writes through kube-rs's own `Api` (the same kube::Client) and waits for our informer's
+/// handler to report each change, so what is printed comes in the order it happened.
 async fn live_events(
     kube_client: &kube::Client,
-    widgets: &Lister<Widget>,
+    counts: &Counts,
 ) -> Result<(), Box<dyn std::error::Error>> {
     println!("writing through kube::Api<Widget>; our informer reports:");
     let ns = "ns-0";
+    let seen = |count: &AtomicUsize| count.load(Ordering::Acquire);
+    let (added, updated, deleted) = (
+        seen(&counts.added),
+        seen(&counts.updated),
+        seen(&counts.deleted),
+    );
     let api: kube::Api<Widget> = kube::Api::namespaced(kube_client.clone(), ns);
     let mut widget = Widget::new(
         "demo-widget",
@@ -189,7 +210,7 @@ async fn live_events(
     widget.metadata.labels = Some([("color".to_owned(), "red".to_owned())].into());
     api.create(&kube::api::PostParams::default(), &widget)
         .await?;
-    wait_until(|| widgets.namespaced(ns).get("demo-widget").is_some()).await?;
+    wait_until(|| seen(&counts.added) > added).await?;
     let patch = serde_json::json!({"spec": {"size": 7}});
     api.patch(
         "demo-widget",
@@ -197,16 +218,10 @@ async fn live_events(
         &kube::api::Patch::Merge(&patch),
     )
     .await?;
-    wait_until(|| {
-        widgets
-            .namespaced(ns)
-            .get("demo-widget")
-            .is_some_and(|w| w.spec.size == 7)
-    })
-    .await?;
+    wait_until(|| seen(&counts.updated) > updated).await?;
     api.delete("demo-widget", &kube::api::DeleteParams::default())
         .await?;
-    wait_until(|| widgets.namespaced(ns).get("demo-widget").is_none()).await?;
+    wait_until(|| seen(&counts.deleted) > deleted).await?;
     Ok(())
 }
 
@@ -229,7 +244,7 @@ async fn wait_until(done: impl Fn() -> bool) -> Result<(), Box<dyn std::error::E
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    Err("the informer did not observe the change within 5 s".into())
+    Err("the informer did not report the change within 5 s: is the machine overloaded? run the example again".into())
 }
 
 fn name(widget: &Widget) -> &str {

@@ -11,7 +11,8 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube_informers::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 use kube_informers::informers::SharedInformerFactory;
 use kube_informers::k8s_openapi::api::core::v1::{ConfigMap, Pod};
-use kube_informers::kube::{factory_informer, informer_name, KubeInformers};
+use kube_informers::kube::resource;
+use kube_informers::InformerSource as _;
 use kube_informers::Meta as _;
 use kube_informers::{
     Client, Deleted, Error, InformerFactory, Lister, ResourceEventHandlerFuncs, Selector,
@@ -149,11 +150,11 @@ async fn kube_derive_type_and_pods_sync_list_and_deliver_events() {
     }
     let factory = SharedInformerFactory::new(client(&server).await);
     let pods = factory.core().v1().pods();
-    let widgets = factory.kube_informer::<Widget>();
+    let widgets = factory.informer_for(resource::<Widget>());
     assert_eq!(widgets.name(), "example.com/v1/widgets");
-    assert_eq!(informer_name::<Pod>(), "core/v1/pods");
+    assert_eq!(resource::<Pod>().informer_name(), "core/v1/pods");
     // The generated accessor and the kube-rs path share one informer per type.
-    let pods_again = factory.kube_informer::<Pod>();
+    let pods_again = factory.informer_for(resource::<Pod>());
     let (seen_widgets, seen_pods) = (Seen::default(), Seen::default());
     record(&widgets, &seen_widgets);
     record(&pods.informer(), &seen_pods);
@@ -201,8 +202,8 @@ async fn kube_derive_type_and_pods_sync_list_and_deliver_events() {
         3
     );
     eventually("the initial adds", || seen_widgets.all().len() == 9).await;
-    // The generated factory's own `informer_for` hands out the same shared informer.
-    let registered = factory.informer_for(&informer_name::<Widget>(), factory_informer::<Widget>);
+    // Asking the generated factory again hands out the same shared informer.
+    let registered = factory.informer_for(resource::<Widget>());
     assert!(registered.has_synced());
     assert_eq!(registered.indexer().len(), 9);
 
@@ -274,7 +275,7 @@ async fn an_expired_watch_relists_through_kube_and_converges() {
             .unwrap();
     }
     let factory = SharedInformerFactory::new(client(&server).await);
-    let widgets = factory.kube_informer::<Widget>();
+    let widgets = factory.informer_for(resource::<Widget>());
     let seen = Seen::default();
     record(&widgets, &seen);
     factory.start();

@@ -1,8 +1,10 @@
 //! The controller: a Foo informer and a Deployment informer fill one work queue of Foo
 //! keys; workers [reconcile](crate::reconcile) them (upstream's `NewController` and `Run`).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
+use kube_informers::controller::events::{EventRecorder, RecorderConfig, Reporter};
 use kube_informers::controller::{
     enqueue, enqueue_owner, filtered, generation_changed, Controller, ObjectRef,
 };
@@ -24,6 +26,7 @@ pub const FIELD_MANAGER: &str = "sample-controller";
 /// Its informers list and watch every namespace; they start when `run` is called (under
 /// leader election: once this replica leads), so a standby replica holds no cache.
 pub struct SampleController {
+    client: Client,
     kube_factory: kube_informers::informers::SharedInformerFactory,
     foo_factory: generated::SharedInformerFactory,
     foos: FooInformer,
@@ -69,9 +72,11 @@ impl SampleController {
             foos: foos.lister(),
             deployments: deployments.lister(),
             kube: kube_informers::informers::Clientset::new(client.clone()),
-            samples: generated::Clientset::new(client),
+            samples: generated::Clientset::new(client.clone()),
+            recorder: OnceLock::new(),
         });
         Self {
+            client,
             kube_factory,
             foo_factory,
             foos,
@@ -98,11 +103,25 @@ impl SampleController {
 
     /// Starts the informers, waits for both caches to sync, then reconciles until
     /// `cancel` fires; returns after the reconciles in flight have finished and the
-    /// informers have stopped.
+    /// informers have stopped. Records upstream's Events (`Synced`, `ErrResourceExists`)
+    /// about the Foos, as `sample-controller` from this replica's [`identity`](crate::identity).
     pub async fn run(self, cancel: CancellationToken) -> Result<(), Error> {
+        let events = CancellationToken::new();
+        match EventRecorder::new(
+            self.client.clone(),
+            Reporter::new(FIELD_MANAGER, crate::identity()),
+            RecorderConfig::default(),
+            events.clone(),
+        ) {
+            Ok(recorder) => {
+                let _ = self.context.recorder.set(recorder);
+            }
+            Err(e) => tracing::warn!(error = %e, "recording no Events"),
+        }
         self.kube_factory.start();
         self.foo_factory.start();
         let context = self.context;
+        let recorder = context.recorder.get().cloned();
         let ran = Controller::new(self.queue, move |key: ObjectRef| {
             reconcile(context.clone(), key)
         })
@@ -113,6 +132,12 @@ impl SampleController {
         .await;
         self.kube_factory.shutdown().await;
         self.foo_factory.shutdown().await;
+        if let Some(recorder) = recorder {
+            // Writes the Events' open series; a server that cannot take them must not
+            // hold the shutdown up.
+            let _ = tokio::time::timeout(Duration::from_secs(5), recorder.flush()).await;
+        }
+        events.cancel();
         Ok(ran?)
     }
 }

@@ -1,6 +1,6 @@
 //! No cluster configured: the controller runs against the embedded test API server (the
 //! `test-apiserver` crate, a kube-apiserver-compatible server in this process) with the
-//! Foo CRD registered and a few sample Foos, shows each step, and exits.
+//! Foo CRD installed from `crd/foo.yaml` and a few sample Foos, shows each step, and exits.
 //!
 //! The embedded server stores Deployments but runs no controllers of its own: no
 //! kube-controller-manager makes ReplicaSets or Pods, so nothing sets a Deployment's
@@ -9,13 +9,12 @@
 
 use std::time::Duration;
 
-use kube_informers::client::Config;
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
 use kube_informers::Client;
 use sample_controller::{identity, is_controlled_by, run_leader_elected, Foo, SampleController};
 use serde_json::json;
-use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
+use test_apiserver::RunningServer;
 use tokio_util::sync::CancellationToken;
 
 const NAMESPACE: &str = "default";
@@ -32,36 +31,29 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
 type Result<T, E = Box<dyn std::error::Error>> = std::result::Result<T, E>;
 
-/// The Foo CRD as the server serves it: what `crd/foo.yaml` declares.
-fn foo_resource() -> ResourceSpec {
-    ResourceSpec::new("samplecontroller.k8s.io", "v1alpha1", "Foo", "foos", true)
-        .with_status_subresource()
+/// The sample Foos as YAML, created through the API once the CRD is installed.
+pub fn sample_foos() -> String {
+    SAMPLE_FOOS
+        .iter()
+        .map(|(name, deployment, replicas)| {
+            format!(
+                "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\n\
+                 metadata: {{name: {name}, namespace: {NAMESPACE}}}\n\
+                 spec: {{deploymentName: {deployment}, replicas: {replicas}}}\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
 }
 
-pub async fn run() -> Result<()> {
-    let server = TestApiServer::builder()
-        .resource(foo_resource())
-        .start()
-        .await?;
-    for (name, deployment, replicas) in SAMPLE_FOOS {
-        server.create(
-            FOOS,
-            Some(NAMESPACE),
-            json!({
-                "apiVersion": "samplecontroller.k8s.io/v1alpha1",
-                "kind": "Foo",
-                "metadata": {"name": name},
-                "spec": {"deploymentName": deployment, "replicas": replicas},
-            }),
-        )?;
-    }
+/// Runs the controller against the embedded `server` (with the Foo CRD and the sample Foos
+/// already there) through `client`, shows each step, and returns.
+pub async fn run(client: Client, server: &RunningServer) -> Result<()> {
     println!(
-        "using the embedded test API server at {} with the Foo CRD registered and {} sample Foos in namespace {NAMESPACE}",
-        server.url(),
+        "embedded server: the Foo CRD installed and {} sample Foos in namespace {NAMESPACE}",
         SAMPLE_FOOS.len()
     );
 
-    let client = Client::new(Config::new(server.url()))?;
     let controller = SampleController::new(client.clone());
     let queue = controller.queue();
     let lock = LeaseLock::new(client, NAMESPACE, "sample-controller", identity());
@@ -80,12 +72,12 @@ pub async fn run() -> Result<()> {
     wait_until("every Foo to have its Deployment and status", || {
         SAMPLE_FOOS
             .iter()
-            .all(|(name, ..)| converged(&server, name).unwrap_or(false))
+            .all(|(name, ..)| converged(server, name).unwrap_or(false))
     })
     .await?;
     println!("every Foo has its Deployment and status:");
     for (name, ..) in SAMPLE_FOOS {
-        describe(&server, name)?;
+        describe(server, name)?;
     }
 
     let (name, deployment_name, before) = SAMPLE_FOOS[0];
@@ -97,7 +89,7 @@ pub async fn run() -> Result<()> {
         json!({"spec": {"replicas": 3}}),
     )?;
     wait_until("the Deployment to follow the Foo", || {
-        deployment(&server, deployment_name).is_ok_and(|d| replicas(&d) == Some(3))
+        deployment(server, deployment_name).is_ok_and(|d| replicas(&d) == Some(3))
     })
     .await?;
     println!("  Deployment {deployment_name} now asks for 3 replicas");
@@ -115,7 +107,7 @@ pub async fn run() -> Result<()> {
         }),
     )?;
     wait_until("the Foo's status to follow its Deployment", || {
-        foo(&server, name).is_ok_and(|f| available(&f) == Some(3))
+        foo(server, name).is_ok_and(|f| available(&f) == Some(3))
     })
     .await?;
     println!("  Foo {NAMESPACE}/{name} status.availableReplicas is now 3 (the Deployment's event queued its owner)");
@@ -132,8 +124,6 @@ pub async fn run() -> Result<()> {
         stats.retries
     );
     println!("controller stopped and the Lease released");
-    server.shutdown().await;
-    println!("shut down cleanly");
     println!(
         "against a cluster: point KUBECONFIG at it, kubectl apply -f examples/sample-controller/crd/foo.yaml, and run this again"
     );

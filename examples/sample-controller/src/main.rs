@@ -5,12 +5,13 @@
 
 mod embedded;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use kube_informers::client::Config;
 use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
 use kube_informers::Client;
 use sample_controller::{check_foos_served, identity, run_leader_elected, SampleController};
+use test_apiserver::{ResourceSpec, TestApiServer, TestEnv};
 use tokio_util::sync::CancellationToken;
 
 /// The Lease the replicas of this controller compete for, in the client's default
@@ -26,6 +27,8 @@ async fn main() -> ExitCode {
             }),
         )
         .with_writer(std::io::stderr)
+        // Escape codes only where a terminal turns them into colour, not into a piped log.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     match run().await {
         Ok(()) => ExitCode::SUCCESS,
@@ -38,16 +41,31 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
     let force_embedded = std::env::args().any(|a| a == "--embedded");
-    if !force_embedded {
-        match Config::infer() {
-            Ok(config) => {
-                println!("using the cluster at {}", config.cluster_url);
-                return run_in_cluster(Client::new(config)?).await;
-            }
-            Err(e) => println!("no cluster configured ({e})"),
-        }
+    // The configured cluster, else the embedded server with the Foo CRD (the file this
+    // crate ships, so the embedded server validates Foos as a cluster would) and sample Foos.
+    let (client, embedded) = TestEnv::builder()
+        .server(
+            TestApiServer::builder()
+                .crd(include_str!("../crd/foo.yaml"))
+                // Where the controller records its Events (not built into the test server).
+                .resource(ResourceSpec::new(
+                    "events.k8s.io",
+                    "v1",
+                    "Event",
+                    "events",
+                    true,
+                )),
+        )
+        .objects_yaml("the sample Foos", embedded::sample_foos())
+        .prefer_embedded(force_embedded)
+        .client_or_embedded()
+        .await?;
+    match embedded.server() {
+        Some(server) => embedded::run(client, server).await?,
+        None => run_in_cluster(client).await?,
     }
-    embedded::run().await
+    embedded.shutdown().await;
+    Ok(())
 }
 
 /// Runs against a real cluster until Ctrl-C. Writes nothing but what the controller

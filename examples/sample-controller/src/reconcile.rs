@@ -8,9 +8,10 @@
 //! was based on, so acting on a stale copy ends in a 409 Conflict and a retry, never in
 //! overwriting someone else's change.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use kube_informers::api::{Patch, PatchParams, PostParams};
+use kube_informers::controller::events::{reference, EventRecorder, EventType};
 use kube_informers::controller::{Action, ObjectRef};
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 
@@ -24,6 +25,32 @@ pub(crate) struct Context {
     pub(crate) deployments: kube_informers::listers::apps::v1::DeploymentLister,
     pub(crate) kube: kube_informers::informers::Clientset,
     pub(crate) samples: generated::Clientset,
+    /// Set when the controller runs (the recorder's tasks need the runtime).
+    pub(crate) recorder: OnceLock<EventRecorder>,
+}
+
+impl Context {
+    /// Records an Event about `foo`, as upstream's `c.recorder.Event` (never blocks).
+    fn record(
+        &self,
+        foo: &Foo,
+        related: Option<&Deployment>,
+        type_: EventType,
+        reason: &str,
+        note: &str,
+    ) {
+        if let Some(recorder) = self.recorder.get() {
+            let related = related.map(reference);
+            recorder.publish(
+                &reference(foo),
+                related.as_ref(),
+                type_,
+                reason,
+                "Sync",
+                note,
+            );
+        }
+    }
 }
 
 /// Why reconciling one Foo failed; it is retried with backoff.
@@ -89,6 +116,13 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
         None => Arc::new(create_deployment(&ctx, &key, &foo, &deployment_name).await?),
     };
     if !is_controlled_by(&deployment.metadata, &foo) {
+        ctx.record(
+            &foo,
+            Some(&deployment),
+            EventType::Warning,
+            "ErrResourceExists",
+            &format!("Resource {deployment_name:?} already exists and is not managed by Foo"),
+        );
         return Err(ReconcileError::ResourceExists {
             foo: key,
             deployment: deployment_name,
@@ -104,6 +138,13 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
     };
 
     update_foo_status(&ctx, &key, &foo, &deployment).await?;
+    ctx.record(
+        &foo,
+        None,
+        EventType::Normal,
+        "Synced",
+        "Foo synced successfully",
+    );
     Ok(Action::Done)
 }
 

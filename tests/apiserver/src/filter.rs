@@ -1,4 +1,7 @@
-//! Which objects a list or watch returns: namespace, label selector and field selector.
+//! Which objects a list or watch returns: namespace, label selector, field selector and
+//! shard selector.
+
+use informer_selectors::shard::ShardSelector;
 
 use crate::selector::Selector;
 
@@ -19,6 +22,7 @@ pub(crate) struct Filter {
     pub namespace: Option<String>,
     labels: Selector,
     fields: Vec<FieldTerm>,
+    shard: Option<ShardSelector>,
 }
 
 impl Filter {
@@ -49,12 +53,31 @@ impl Filter {
             namespace,
             labels,
             fields,
+            shard: None,
         })
+    }
+
+    /// Adds the request's `shardSelector` when the server honours it (`enabled`). A bad one
+    /// is what kube-apiserver's registry answers: a plain error, hence 500 with no reason.
+    pub fn with_shard(mut self, raw: Option<&str>, enabled: bool) -> Result<Self, StatusError> {
+        let Some(raw) = raw.filter(|_| enabled) else {
+            return Ok(self);
+        };
+        let shard = raw.parse::<ShardSelector>().map_err(|e| {
+            StatusError::new(500, "", format!("invalid shard selector: {}", e.message()))
+        })?;
+        self.shard = Some(shard);
+        Ok(self)
+    }
+
+    /// The shard selector applied, which a list echoes in `metadata.shardInfo`.
+    pub fn shard(&self) -> Option<&ShardSelector> {
+        self.shard.as_ref()
     }
 
     /// True when no selector restricts the result (namespace aside).
     pub fn selects_everything(&self) -> bool {
-        self.labels.is_empty() && self.fields.is_empty()
+        self.labels.is_empty() && self.fields.is_empty() && self.shard.is_none()
     }
 
     /// True when `obj` passes the selectors and is in the namespace.
@@ -67,9 +90,12 @@ impl Filter {
         self.matches_selectors(obj)
     }
 
-    /// True when `obj` passes the label and field selectors.
+    /// True when `obj` passes the label, field and shard selectors.
     pub fn matches_selectors(&self, obj: &Obj) -> bool {
-        self.labels.matches(Some(&obj.labels))
+        self.shard
+            .as_ref()
+            .is_none_or(|s| s.matches(&obj.uid, obj.namespace.as_deref().unwrap_or_default()))
+            && self.labels.matches(Some(&obj.labels))
             && self.fields.iter().all(|t| {
                 let have = obj.field(&t.field).unwrap_or("");
                 (have == t.value) == t.equal

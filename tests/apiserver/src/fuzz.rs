@@ -29,7 +29,7 @@ const QUIET: Duration = Duration::from_secs(5);
 /// Serves `request` (one or more raw HTTP/1.1 requests, pipelined) on a fresh server seeded
 /// with two namespaces and three Pods, with [`TOKEN`] and [`PODS_TOKEN`] as its only bearer
 /// tokens. Returns what the server wrote until it closed the connection, went quiet or wrote
-/// [`MAX_RESPONSE`] bytes.
+/// `MAX_RESPONSE` bytes.
 ///
 /// A panic while serving (in hyper's connection task or the handler) is resumed here: it is
 /// the bug a fuzzer looks for.

@@ -706,12 +706,13 @@ async fn resource_request(
                 target.namespace.clone(),
                 query.get("labelSelector"),
                 query.get("fieldSelector"),
-            )?;
+            )?
+            .with_shard(query.get("shardSelector"), state.config.sharding)?;
             let (opts, _) = delete_options(req, query).await?;
             let (rv, items) =
                 state.delete_collection(&r, ns, &|o| filter.matches_selectors(o), &opts)?;
             let mut buf = BytesMut::new();
-            buf.put_slice(list_head(spec, rv, None, None).as_bytes());
+            buf.put_slice(list_head(spec, rv, None, None, filter.shard()).as_bytes());
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     buf.put_u8(b',');
@@ -806,7 +807,8 @@ fn list(
         namespace,
         q.get("labelSelector"),
         q.get("fieldSelector"),
-    )?;
+    )?
+    .with_shard(q.get("shardSelector"), state.config.sharding)?;
     let rv_raw = q.get("resourceVersion");
     let rv_match = q.get("resourceVersionMatch");
     let continue_raw = q.get("continue");
@@ -918,7 +920,15 @@ fn list(
     } else {
         r.spec.clone()
     };
-    let head = list_head(&head_spec, page.rv, token.as_deref(), page.remaining);
+    let head = list_head(
+        &head_spec,
+        page.rv,
+        token.as_deref(),
+        page.remaining,
+        // kube-apiserver builds a PartialObjectMetadataList's metadata from resourceVersion,
+        // continue and remainingItemCount alone: the shardInfo is lost.
+        filter.shard().filter(|_| !partial),
+    );
     let item_prefix = type_prefix(&head_spec);
     let (tx, body) = Body::channel();
     tokio::spawn(async move {
@@ -960,7 +970,8 @@ fn watch(
         namespace,
         q.get("labelSelector"),
         q.get("fieldSelector"),
-    )?;
+    )?
+    .with_shard(q.get("shardSelector"), state.config.sharding)?;
     let rv = parse_rv(q.get("resourceVersion"))?;
     let bookmarks = q.bool("allowWatchBookmarks")?.unwrap_or(false);
     let send_initial = q.bool("sendInitialEvents")?;

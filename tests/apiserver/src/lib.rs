@@ -93,6 +93,8 @@ pub mod fixtures;
 #[doc(hidden)]
 pub mod fuzz;
 mod gc;
+#[cfg(feature = "client")]
+pub mod harness;
 mod http;
 pub use informer_selectors::labels;
 mod managed_fields;
@@ -121,6 +123,8 @@ mod wire;
 pub use crd::CrdSchema;
 pub use error::Error;
 pub use faults::{FaultTarget, Faults};
+#[cfg(feature = "client")]
+pub use harness::{client_or_embedded, Embedded, HarnessError, TestEnv, TestEnvBuilder};
 pub use recorded::RecordedRequest;
 pub use resource::{builtin_resources, Generation, ResourceSpec, ScaleSpec, StatusOnCreate};
 pub use server::{PreparedPods, RunningServer, TestApiServer, TestApiServerBuilder};

@@ -62,6 +62,7 @@ pub struct TestApiServerBuilder {
     garbage_collection: bool,
     collect_unknown_owners: bool,
     admission: bool,
+    sharding: bool,
 }
 
 impl Default for TestApiServerBuilder {
@@ -82,6 +83,7 @@ impl Default for TestApiServerBuilder {
             garbage_collection: true,
             collect_unknown_owners: true,
             admission: true,
+            sharding: true,
         }
     }
 }
@@ -103,6 +105,7 @@ impl std::fmt::Debug for TestApiServerBuilder {
             .field("garbage_collection", &self.garbage_collection)
             .field("collect_unknown_owners", &self.collect_unknown_owners)
             .field("admission", &self.admission)
+            .field("sharding", &self.sharding)
             .finish()
     }
 }
@@ -166,6 +169,18 @@ impl TestApiServerBuilder {
     /// as kube-apiserver's watch cache does (default true).
     pub fn rv0_ignores_limit(mut self, on: bool) -> Self {
         self.rv0_ignores_limit = on;
+        self
+    }
+
+    /// Whether lists, watches and delete-collections honour KEP-5866's `shardSelector`
+    /// (default true, as kube-apiserver with the `ShardedListAndWatch` feature gate on, which
+    /// 1.36 and 1.37 leave off by default): only objects whose FNV-1a hash of
+    /// `metadata.uid` or `metadata.namespace` is in the ranges are sent, and a list echoes the
+    /// selector in `metadata.shardInfo.selector`. Off, the parameter is ignored and no
+    /// `shardInfo` sent, as by an older server, so clients' fallback to filtering on their
+    /// side can be tested.
+    pub fn sharding(mut self, on: bool) -> Self {
+        self.sharding = on;
         self
     }
 
@@ -289,6 +304,7 @@ impl TestApiServerBuilder {
             garbage_collection: self.garbage_collection,
             collect_unknown_owners: self.collect_unknown_owners,
             admission: self.admission,
+            sharding: self.sharding,
         }));
         for spec in builtin_resources()
             .into_iter()

@@ -45,6 +45,10 @@ pub(crate) struct Config {
     /// Run the admission step of writes (admission plugins, metadata and schema
     /// validation, pruning and defaulting); off only for benchmarks.
     pub admission: bool,
+    /// Honour KEP-5866's `shardSelector` on lists and watches and echo it in
+    /// `metadata.shardInfo` (kube-apiserver with the `ShardedListAndWatch` gate on); off, the
+    /// parameter is ignored, as by a server without the feature.
+    pub sharding: bool,
 }
 
 #[derive(Default)]

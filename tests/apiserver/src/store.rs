@@ -26,6 +26,8 @@ pub(crate) struct Obj {
     pub key: String,
     pub name: String,
     pub namespace: Option<String>,
+    /// `metadata.uid` (`""` when absent), which shard selectors may hash.
+    pub uid: String,
     pub rv: u64,
     /// JSON without `kind` and `apiVersion`.
     pub bytes: Bytes,
@@ -77,6 +79,11 @@ impl Obj {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .map(str::to_owned);
+        let uid = meta
+            .get("uid")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
         let labels = meta
             .get("labels")
             .and_then(Value::as_object)
@@ -108,6 +115,7 @@ impl Obj {
             key,
             name,
             namespace,
+            uid,
             rv,
             bytes,
             labels,

@@ -77,6 +77,7 @@ pub(crate) struct ObjTemplate {
     bytes: Vec<Part>,
     name: Vec<Part>,
     namespace: Option<Vec<Part>>,
+    uid: Vec<Part>,
     labels: Vec<(Vec<Part>, Vec<Part>)>,
     fields: Vec<(&'static str, Vec<Part>)>,
     size_hint: usize,
@@ -90,6 +91,7 @@ impl ObjTemplate {
             bytes: split(&text),
             name: split(&obj.name),
             namespace: obj.namespace.as_deref().map(split),
+            uid: split(&obj.uid),
             labels: obj
                 .labels
                 .iter()
@@ -115,6 +117,7 @@ impl ObjTemplate {
             key: object_key(namespace.as_deref(), &name),
             name,
             namespace,
+            uid: filled(&self.uid, vars),
             rv,
             bytes: Bytes::from(text),
             labels,
@@ -189,6 +192,7 @@ mod tests {
                 (&fast.key, &fast.name, &fast.namespace),
                 (&slow.key, &slow.name, &slow.namespace)
             );
+            assert_eq!(fast.uid, slow.uid);
             assert_eq!(fast.labels, slow.labels);
             assert_eq!(fast.fields, slow.fields);
             assert_eq!(fast.rv, slow.rv);

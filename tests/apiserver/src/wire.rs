@@ -2,6 +2,7 @@
 //! envelopes and watch event lines.
 
 use bytes::{BufMut, Bytes, BytesMut};
+use informer_selectors::shard::ShardSelector;
 use serde_json::json;
 
 use crate::resource::ResourceSpec;
@@ -62,6 +63,7 @@ pub(crate) fn list_head(
     rv: u64,
     continue_token: Option<&str>,
     remaining: Option<u64>,
+    shard: Option<&ShardSelector>,
 ) -> String {
     let mut metadata = json!({"resourceVersion": rv.to_string()});
     if let Some(token) = continue_token {
@@ -69,6 +71,9 @@ pub(crate) fn list_head(
     }
     if let Some(n) = remaining {
         metadata["remainingItemCount"] = json!(n);
+    }
+    if let Some(selector) = shard {
+        metadata["shardInfo"] = json!({"selector": selector.to_string()});
     }
     format!(
         "{{\"kind\":{},\"apiVersion\":{},\"metadata\":{},\"items\":[",

@@ -271,7 +271,7 @@ async fn factory_options_apply_to_dynamic_informers() {
     let factory = DynamicSharedInformerFactory::builder(client(&server.url()))
         .namespace("ns-0")
         .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
-        .transform(|m| m.annotations = None)
+        .metadata_transform(|m| m.annotations = None)
         .build();
     let pods_gvr = GroupVersionResource::new("", "v1", "pods");
     let pods = factory.for_resource(&pods_gvr).await.unwrap();

@@ -12,6 +12,7 @@ use informer_runtime::api::{
     StatusSubresource,
 };
 use informer_runtime::client::Config;
+use informer_runtime::request::Request;
 use informer_runtime::{Client, InformerFactory, ListOptions, Selector};
 use informers::{Clientset, SharedInformerFactory};
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec, DeploymentStatus};
@@ -192,7 +193,10 @@ async fn config_map_create_get_update_patch_delete() {
 
 /// Whether the server's discovery lists `deployments/scale` in apps/v1.
 async fn serves_deployment_scale(client: &Client) -> bool {
-    let list: Value = client.get_json("/apis/apps/v1").await.unwrap();
+    let list: Value = client
+        .request(Request::get_path("/apis/apps/v1").unwrap())
+        .await
+        .unwrap();
     list["resources"]
         .as_array()
         .unwrap()

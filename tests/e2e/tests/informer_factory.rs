@@ -8,32 +8,10 @@ use std::time::Duration;
 
 use informer_runtime::client::{AuthConfig, Config, KubeConfigOptions};
 use informer_runtime::failure::{CertificateProblem, FailureKind};
-use informer_runtime::lister_watcher::ListWatch;
-use informer_runtime::{
-    Client, Indexers, ListOptions, SharedIndexInformer, SharedInformerFactoryCore,
-};
+use informer_runtime::{typed, Client, SharedInformerFactoryCore};
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use k8s_openapi::api::storage::v1::CSIDriver;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use test_apiserver::TestApiServer;
-
-fn new_informer<K>(core: &SharedInformerFactoryCore) -> SharedIndexInformer<K>
-where
-    K: k8s_openapi::ListableResource
-        + k8s_openapi::Metadata<Ty = ObjectMeta>
-        + serde::de::DeserializeOwned
-        + serde::Serialize
-        + Send
-        + Sync
-        + 'static,
-{
-    let (c1, c2) = (core.client().clone(), core.client().clone());
-    let lw = ListWatch::new(
-        move |o: ListOptions| c1.list::<K>(None, &o),
-        move |o: ListOptions| c2.watch::<K>(None, &o),
-    );
-    SharedIndexInformer::new(lw, core.resync_for::<K>(), Indexers::namespace())
-}
 
 async fn factory(token: &str) -> (test_apiserver::RunningServer, SharedInformerFactoryCore) {
     let server = TestApiServer::builder()
@@ -55,8 +33,8 @@ async fn factory(token: &str) -> (test_apiserver::RunningServer, SharedInformerF
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forbidden_resource_is_named_by_wait_for_cache_sync() {
     let (server, core) = factory("pods-only").await;
-    let pods = core.informer_for::<Pod>("core/v1/pods", new_informer::<Pod>);
-    core.informer_for::<ConfigMap>("core/v1/configmaps", new_informer::<ConfigMap>);
+    let pods = core.informer_for(typed::<Pod>());
+    core.informer_for(typed::<ConfigMap>());
     core.start();
     let err = tokio::time::timeout(Duration::from_secs(60), core.wait_for_cache_sync())
         .await
@@ -88,13 +66,13 @@ async fn forbidden_resource_is_named_by_wait_for_cache_sync() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_resource_and_bad_token_are_named() {
     let (server, core) = factory("admin").await;
-    core.informer_for::<Pod>("core/v1/pods", new_informer::<Pod>);
+    core.informer_for(typed::<Pod>());
     core.start();
     core.wait_for_cache_sync_timeout(Duration::from_secs(60))
         .await
         .unwrap();
     // Requested after start: starts at once; the server does not serve CSIDrivers.
-    core.informer_for::<CSIDriver>("storage.k8s.io/v1/csidrivers", new_informer::<CSIDriver>);
+    core.informer_for(typed::<CSIDriver>());
     let err = core
         .wait_for_cache_sync_timeout(Duration::from_secs(60))
         .await
@@ -107,7 +85,7 @@ async fn unknown_resource_and_bad_token_are_named() {
     let mut config = Config::new(server.url());
     config.auth = AuthConfig::Token("wrong".into());
     let core = SharedInformerFactoryCore::new(Client::new(config).unwrap(), Default::default());
-    core.informer_for::<Pod>("core/v1/pods", new_informer::<Pod>);
+    core.informer_for(typed::<Pod>());
     core.start();
     let err = core
         .wait_for_cache_sync_timeout(Duration::from_secs(60))
@@ -140,7 +118,7 @@ fn kubeconfig_with_ca_of(
 
 async fn sync_error_of(config: Config) -> informer_runtime::SyncError {
     let core = SharedInformerFactoryCore::new(Client::new(config).unwrap(), Default::default());
-    core.informer_for::<Pod>("core/v1/pods", new_informer::<Pod>);
+    core.informer_for(typed::<Pod>());
     core.start();
     // No timeout of our own: the wait must end by itself with the configuration error.
     let err = tokio::time::timeout(Duration::from_secs(60), core.wait_for_cache_sync())
@@ -209,7 +187,7 @@ async fn certificate_and_credential_failures_end_the_wait() {
     let config = Config::from_kubeconfig_file(&path, &KubeConfigOptions::default()).unwrap();
     std::fs::remove_file(&path).unwrap();
     let core = SharedInformerFactoryCore::new(Client::new(config).unwrap(), Default::default());
-    let pods = core.informer_for::<Pod>("core/v1/pods", new_informer::<Pod>);
+    let pods = core.informer_for(typed::<Pod>());
     core.start();
     core.wait_for_cache_sync_timeout(Duration::from_secs(60))
         .await

@@ -8,6 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::client;
+use informer_runtime::dynamic::ResourceInformer;
+use informer_runtime::metadata;
 use informer_runtime::{
     DynamicSharedInformerFactory, GroupVersionResource, InformerFactory,
     MetadataSharedInformerFactory, Selector,
@@ -66,7 +68,8 @@ async fn factories_drop_managed_fields_unless_kept() {
             metadata
         }
         .build();
-        let metadata_pods = metadata.typed::<Pod>();
+        let metadata_pods =
+            ResourceInformer::from_factory(metadata.factory_core(), metadata::typed::<Pod>());
 
         typed.start();
         dynamic.start();
@@ -125,7 +128,7 @@ async fn factories_drop_managed_fields_unless_kept() {
 /// gets them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_omitting_client_lists_and_watches_without_managed_fields() {
-    use informer_runtime::ListOptions;
+    use informer_runtime::{Api, ListOptions};
 
     let server = TestApiServer::builder()
         .seed_pods(PODS)
@@ -135,8 +138,8 @@ async fn an_omitting_client_lists_and_watches_without_managed_fields() {
     let whole = client(&server.url());
     let omitting = whole.omitting_managed_fields();
     let all = ListOptions::default();
-    let kept = whole.list::<Pod>(None, &all).await.unwrap();
-    let cut = omitting.list::<Pod>(None, &all).await.unwrap();
+    let kept = Api::<Pod>::all(whole.clone()).list(&all).await.unwrap();
+    let cut = Api::<Pod>::all(omitting.clone()).list(&all).await.unwrap();
     assert!(kept
         .items
         .iter()
@@ -151,8 +154,11 @@ async fn an_omitting_client_lists_and_watches_without_managed_fields() {
         resource_version: kept.metadata.resource_version.clone(),
         ..Default::default()
     };
-    let mut whole_events = whole.watch::<Pod>(None, &from).await.unwrap();
-    let mut cut_events = omitting.watch::<Pod>(None, &from).await.unwrap();
+    let mut whole_events = Api::<Pod>::all(whole.clone()).watch(&from).await.unwrap();
+    let mut cut_events = Api::<Pod>::all(omitting.clone())
+        .watch(&from)
+        .await
+        .unwrap();
     let pod = &stored_pod(&server);
     let (namespace, name) = (
         pod["metadata"]["namespace"].as_str().unwrap(),

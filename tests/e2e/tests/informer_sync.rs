@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{cache_state, client, eventually, informer, Replay};
-use informer_runtime::{Lister, Selector};
+use common::{cache_state, client, eventually, informer, informer_with, Replay};
+use informer_runtime::{InformerOptions, Lister, Selector};
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use serde_json::json;
 use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
@@ -258,8 +258,10 @@ async fn streaming_list_syncs_without_a_list_request() {
         .start()
         .await
         .unwrap();
-    let inf = informer::<Pod>(&client(&server.url()));
-    inf.set_streaming_list(true).unwrap();
+    let inf = informer_with::<Pod>(
+        &client(&server.url()),
+        InformerOptions::default().streaming_list(true),
+    );
     let replay = Replay::default();
     let reg = inf.add_event_handler(replay.clone());
     let cancel = CancellationToken::new();

@@ -9,12 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{client, eventually};
+use informer_runtime::dynamic::ResourceInformer;
+use informer_runtime::metadata;
 use informer_runtime::metadata::{
     MetadataSharedInformerFactory, LIST_ACCEPT, PARTIAL_OBJECT_METADATA, WATCH_ACCEPT,
 };
 use informer_runtime::{
-    GroupVersionResource, InformerFactory, ListOptions, ResourceEventHandlerFuncs, Selector,
-    WatchEvent,
+    Api, ApiResource, GroupVersionResource, InformerFactory, ListOptions,
+    ResourceEventHandlerFuncs, Selector, WatchEvent,
 };
 use informers::{MetadataGroups, SharedInformerFactory};
 use k8s_openapi::api::apps::v1::Deployment;
@@ -32,10 +34,9 @@ fn everything() -> Selector {
 async fn server_answers_partial_object_metadata_in_the_real_shapes() {
     let server = TestApiServer::builder().seed_pods(3).start().await.unwrap();
     let c = client(&server.url());
-    let list = c
-        .list_path::<Value>("/api/v1/pods", &ListOptions::default(), Some(LIST_ACCEPT))
-        .await
-        .unwrap();
+    let pods = Api::<Value>::for_resource(c.clone(), &ApiResource::of::<Pod>(), None)
+        .with_accept(Some(LIST_ACCEPT), Some(WATCH_ACCEPT));
+    let list = pods.list(&ListOptions::default()).await.unwrap();
     assert_eq!(list.items.len(), 3);
     for item in &list.items {
         assert_eq!(item["kind"], PARTIAL_OBJECT_METADATA);
@@ -47,10 +48,7 @@ async fn server_answers_partial_object_metadata_in_the_real_shapes() {
         resource_version: list.metadata.resource_version.clone(),
         ..ListOptions::default()
     };
-    let mut watch = c
-        .watch_path::<Value>("/api/v1/pods", &options, Some(WATCH_ACCEPT))
-        .await
-        .unwrap();
+    let mut watch = pods.watch(&options).await.unwrap();
     server
         .create("pods", None, fixtures::pod("ns-0", "late", 7))
         .unwrap();
@@ -77,7 +75,7 @@ async fn typed_metadata_informer_syncs_pods_and_follows_changes() {
         .await
         .unwrap();
     let factory = MetadataSharedInformerFactory::new(client(&server.url()), Duration::ZERO);
-    let pods = factory.typed::<Pod>();
+    let pods = ResourceInformer::from_factory(factory.factory_core(), metadata::typed::<Pod>());
     let adds = Arc::new(AtomicUsize::new(0));
     let seen = adds.clone();
     pods.informer()
@@ -85,7 +83,7 @@ async fn typed_metadata_informer_syncs_pods_and_follows_changes() {
             seen.fetch_add(1, Ordering::SeqCst);
         }));
     assert_eq!(
-        factory.typed::<Pod>().resource(),
+        ResourceInformer::from_factory(factory.factory_core(), metadata::typed::<Pod>()).resource(),
         pods.resource(),
         "one informer per type"
     );
@@ -199,8 +197,9 @@ async fn a_server_ignoring_partial_object_metadata_still_works() {
         .await
         .unwrap();
     let c = client(&server.url());
-    let raw = c
-        .list_path::<Value>("/api/v1/pods", &ListOptions::default(), Some(LIST_ACCEPT))
+    let raw = Api::<Value>::for_resource(c.clone(), &ApiResource::of::<Pod>(), None)
+        .with_accept(Some(LIST_ACCEPT), None)
+        .list(&ListOptions::default())
         .await
         .unwrap();
     assert!(
@@ -287,13 +286,18 @@ async fn generated_metadata_accessors_share_one_informer_next_to_the_typed_facto
     let deployments = metadata_factory.apps().v1().deployments();
     let typed_pods = typed_factory.core().v1().pods();
     let _ = typed_pods.informer();
-    // The generated accessor is the factory's `typed::<K>()`: asking again, either way,
+    // The generated accessor is the factory's `metadata::typed::<K>()`: asking again, either way,
     // must not add an informer (checked below by counting lists and watches).
     let again = metadata_factory.core().v1().pods();
-    let by_type = metadata_factory.typed::<Pod>();
+    let by_type =
+        ResourceInformer::from_factory(metadata_factory.factory_core(), metadata::typed::<Pod>());
     assert_eq!(
         metadata_factory.apps().v1().deployments().resource(),
-        metadata_factory.typed::<Deployment>().resource()
+        ResourceInformer::from_factory(
+            metadata_factory.factory_core(),
+            metadata::typed::<Deployment>()
+        )
+        .resource()
     );
 
     metadata_factory.start();

@@ -291,7 +291,7 @@ async fn factory_options_apply_to_projections() {
     let factory = SharedInformerFactory::builder(client(&server.url()))
         .namespace("ns-1")
         .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
-        .transform(|meta| meta.annotations = None)
+        .metadata_transform(|meta| meta.annotations = None)
         .cache_mode(CacheMode::compact(1))
         .build();
     let pods = factory.core().v1().pods().projected::<PodView>();
@@ -373,7 +373,7 @@ async fn a_view_with_lean_metadata_syncs_indexes_and_follows_changes() {
     // A factory metadata transform has no ObjectMeta to edit in a lean view, and the
     // compact cache round-trips it.
     let factory = SharedInformerFactory::builder(client(&server.url()))
-        .transform(|meta| meta.labels = None)
+        .metadata_transform(|meta| meta.labels = None)
         .cache_mode(CacheMode::compact(1))
         .build();
     let pods = factory.core().v1().pods().projected::<LeanPodView>();

@@ -64,7 +64,6 @@ impl Pki {
     }
 }
 
-
 impl Default for Pki {
     fn default() -> Self {
         Self::new()

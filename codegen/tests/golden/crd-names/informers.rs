@@ -1,19 +1,19 @@
 /// Shared informers of every resource of CustomResourceDefinitions: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
 pub struct SharedInformerFactory {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    factory: ::kube_informers::SharedInformerFactoryCore,
 }
-impl ::std::convert::From<::informer_runtime::SharedInformerFactoryCore>
+impl ::std::convert::From<::kube_informers::SharedInformerFactoryCore>
 for SharedInformerFactory {
-    fn from(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+    fn from(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
-impl ::informer_runtime::InformerFactory for SharedInformerFactory {
+impl ::kube_informers::InformerFactory for SharedInformerFactory {
     #[inline]
-    fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
+    fn factory_core(&self) -> &::kube_informers::SharedInformerFactoryCore {
         &self.factory
     }
 }
@@ -22,41 +22,39 @@ impl SharedInformerFactory {
     /// default and per-type resync, transform.
     #[inline]
     pub fn builder(
-        client: ::informer_runtime::Client,
-    ) -> ::informer_runtime::FactoryBuilder<Self> {
-        ::informer_runtime::FactoryBuilder::new(client)
+        client: ::kube_informers::Client,
+    ) -> ::kube_informers::FactoryBuilder<Self> {
+        ::kube_informers::FactoryBuilder::new(client)
     }
     /// A factory with default options: every namespace, no resync.
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self::builder(client).build()
     }
-    /// The informer of `K`, made by `new_informer` on first request (for types this
-    /// factory does not generate).
+    /// The factory's shared informer of `source`, the same on every call (client-go's
+    /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+    /// `informer_runtime::kube::resource::<Widget>()`.
     #[inline]
-    pub fn informer_for<K: ::informer_runtime::Object>(
+    pub fn informer_for<K: ::kube_informers::Object>(
         &self,
-        name: &str,
-        new_informer: impl ::std::ops::FnOnce(
-            &::informer_runtime::SharedInformerFactoryCore,
-        ) -> ::informer_runtime::SharedIndexInformer<K>,
-    ) -> ::informer_runtime::SharedIndexInformer<K> {
-        self.factory.informer_for(name, new_informer)
+        source: impl ::kube_informers::InformerSource<K>,
+    ) -> ::kube_informers::SharedIndexInformer<K> {
+        self.factory.informer_for(source)
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
     #[inline]
     pub fn for_resource(
         &self,
-        gvr: &::informer_runtime::GroupVersionResource,
+        gvr: &::kube_informers::GroupVersionResource,
     ) -> ::std::result::Result<
-        ::informer_runtime::GenericInformer,
-        ::informer_runtime::generic::UnknownResource,
+        ::kube_informers::GenericInformer,
+        ::kube_informers::generic::UnknownResource,
     > {
         match (gvr.group.as_str(), gvr.version.as_str(), gvr.resource.as_str()) {
             ("example.com", "v1", "widgets") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.shop().v1().widgets().informer(),
                     ),
@@ -64,7 +62,7 @@ impl SharedInformerFactory {
             }
             ("example.com", "v1beta1", "widgets") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.shop().v1beta1().widgets().informer(),
                     ),
@@ -72,14 +70,14 @@ impl SharedInformerFactory {
             }
             ("tools.example.org", "v2", "gadgets") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.tools().v2().gadgets().informer(),
                     ),
                 )
             }
             _ => {
-                ::std::result::Result::Err(::informer_runtime::generic::UnknownResource {
+                ::std::result::Result::Err(::kube_informers::generic::UnknownResource {
                     gvr: gvr.clone(),
                 })
             }
@@ -100,10 +98,10 @@ impl SharedInformerFactory {
 ///
 /// ```no_run
 #[doc = concat!(" use ", module_path!(), "::Clientset;")]
-/// # async fn run(client: ::informer_runtime::Client) -> ::std::result::Result<(), ::informer_runtime::Error> {
+/// # async fn run(client: ::kube_informers::Client) -> ::std::result::Result<(), ::kube_informers::Error> {
 /// let clientset = Clientset::new(client);
 /// let widgets = clientset.shop().v1().widgets("default");
-/// let listed = widgets.list(&::informer_runtime::ListOptions::default()).await?;
+/// let listed = widgets.list(&::kube_informers::ListOptions::default()).await?;
 /// match widgets.get("example").await {
 ///     Ok(found) => println!("{:?}", found.metadata.name),
 ///     Err(e) if e.is_not_found() => println!("not there"),
@@ -114,12 +112,12 @@ impl SharedInformerFactory {
 /// ```
 #[derive(Clone)]
 pub struct Clientset {
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
 }
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self { client }
     }
     /// The typed clients of `example.com`.
@@ -142,7 +140,7 @@ pub trait MetadataGroups {
     /// The metadata-only informers of `tools.example.org`.
     fn tools(&self) -> tools::MetadataGroup;
 }
-impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
+impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     #[inline]
     fn shop(&self) -> shop::MetadataGroup {
         shop::MetadataGroup::new(self.clone())
@@ -157,12 +155,12 @@ pub mod shop {
     /// The informers of example.com in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -179,12 +177,12 @@ pub mod shop {
     /// The typed clients of example.com, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -201,12 +199,12 @@ pub mod shop {
     /// The metadata-only informers of example.com in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -225,12 +223,12 @@ pub mod shop {
         /// The informers of example.com/v1 in a factory (client-go's `example.com/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Widget objects (example.com/v1, kind Widget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -242,12 +240,12 @@ pub mod shop {
         /// The typed clients of example.com/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace`. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
@@ -255,44 +253,49 @@ pub mod shop {
             pub fn widgets(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 crate::crds::example_com::v1::Widget,
-                ::informer_runtime::api::StatusAndScale,
+                ::kube_informers::api::StatusAndScale,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::widgets`]. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
             #[inline]
             pub fn widgets_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 crate::crds::example_com::v1::Widget,
-                ::informer_runtime::api::StatusAndScale,
+                ::kube_informers::api::StatusAndScale,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of example.com/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (the factory's `typed::<Widget>()`).
+            /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (`metadata::typed::<Widget>()` in the factory).
             #[inline]
             pub fn widgets(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 crate::crds::example_com::v1::Widget,
             > {
-                self.factory.typed::<crate::crds::example_com::v1::Widget>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        crate::crds::example_com::v1::Widget,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in a factory (client-go's `WidgetInformer`).
@@ -300,34 +303,26 @@ pub mod shop {
         /// A Widget is a configurable gadget.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            ask: ::informer_runtime::InformerAsk<crate::crds::example_com::v1::Widget>,
+            ask: ::kube_informers::InformerAsk<crate::crds::example_com::v1::Widget>,
         }
         impl WidgetInformer {
             /// The Widget informer of `factory`, asked for there (as `example.com/v1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        crate::crds::example_com::v1::Widget,
-                    >(
-                        "example.com/v1/widgets",
-                        |core| {
-                            new_filtered_widget_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core.resync_for::<crate::crds::example_com::v1::Widget>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            crate::crds::example_com::v1::Widget,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Widget objects, registered as `example.com/v1/widgets`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 crate::crds::example_com::v1::Widget,
             > {
                 self.ask.informer()
@@ -339,46 +334,12 @@ pub mod shop {
             }
             /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
+            pub fn projected<
+                V: ::kube_informers::Projection<
                         Of = crate::crds::example_com::v1::Widget,
-                    >
-                    + ::informer_runtime::k8s_openapi::Resource<
-                        Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("example.com/v1/widgets"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -386,11 +347,11 @@ pub mod shop {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_widget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<crate::crds::example_com::v1::Widget>,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            indexers: ::kube_informers::Indexers<crate::crds::example_com::v1::Widget>,
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::example_com::v1::Widget,
         > {
             new_filtered_widget_informer(
@@ -404,60 +365,49 @@ pub mod shop {
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_widget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<crate::crds::example_com::v1::Widget>,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            indexers: ::kube_informers::Indexers<crate::crds::example_com::v1::Widget>,
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::example_com::v1::Widget,
         > {
-            let api: ::informer_runtime::api::Api<
-                crate::crds::example_com::v1::Widget,
-                ::informer_runtime::api::StatusAndScale,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    crate::crds::example_com::v1::Widget,
+                >(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
         ///
         /// A Widget is a configurable gadget.
         #[derive(Clone)]
         pub struct WidgetLister {
-            lister: ::informer_runtime::Lister<crate::crds::example_com::v1::Widget>,
+            lister: ::kube_informers::Lister<crate::crds::example_com::v1::Widget>,
         }
         impl WidgetLister {
             /// A lister of Widget objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
-                    crate::crds::example_com::v1::Widget,
-                >,
+                indexer: ::kube_informers::Indexer<crate::crds::example_com::v1::Widget>,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Widget (example.com/v1, kind Widget) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<crate::crds::example_com::v1::Widget>,
             > {
@@ -475,7 +425,7 @@ pub mod shop {
         }
         /// Reads [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) of one namespace from an informer's cache (client-go's `WidgetNamespaceLister`).
         pub struct WidgetNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
+            lister: ::kube_informers::NamespaceLister<
                 crate::crds::example_com::v1::Widget,
             >,
         }
@@ -484,7 +434,7 @@ pub mod shop {
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<crate::crds::example_com::v1::Widget>,
             > {
@@ -507,12 +457,12 @@ pub mod shop {
         /// The informers of example.com/v1beta1 in a factory (client-go's `example.com/v1beta1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Widget objects (example.com/v1beta1, kind Widget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -524,12 +474,12 @@ pub mod shop {
         /// The typed clients of example.com/v1beta1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace`. No status or scale subresource.
@@ -537,44 +487,49 @@ pub mod shop {
             pub fn widgets(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 crate::crds::example_com::v1beta1::Widget,
-                ::informer_runtime::api::NoSubresources,
+                ::kube_informers::api::NoSubresources,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::widgets`]. No status or scale subresource.
             #[inline]
             pub fn widgets_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 crate::crds::example_com::v1beta1::Widget,
-                ::informer_runtime::api::NoSubresources,
+                ::kube_informers::api::NoSubresources,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of example.com/v1beta1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (the factory's `typed::<Widget>()`).
+            /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (`metadata::typed::<Widget>()` in the factory).
             #[inline]
             pub fn widgets(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 crate::crds::example_com::v1beta1::Widget,
             > {
-                self.factory.typed::<crate::crds::example_com::v1beta1::Widget>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        crate::crds::example_com::v1beta1::Widget,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in a factory (client-go's `WidgetInformer`).
@@ -582,37 +537,28 @@ pub mod shop {
         /// Custom resource 'example.com/v1beta1' 'Widget' ('widgets', namespaced), from CRD 'widgets.example.com'.
         #[derive(Clone)]
         pub struct WidgetInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 crate::crds::example_com::v1beta1::Widget,
             >,
         }
         impl WidgetInformer {
             /// The Widget informer of `factory`, asked for there (as `example.com/v1beta1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        crate::crds::example_com::v1beta1::Widget,
-                    >(
-                        "example.com/v1beta1/widgets",
-                        |core| {
-                            new_filtered_widget_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<crate::crds::example_com::v1beta1::Widget>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            crate::crds::example_com::v1beta1::Widget,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Widget objects, registered as `example.com/v1beta1/widgets`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 crate::crds::example_com::v1beta1::Widget,
             > {
                 self.ask.informer()
@@ -624,46 +570,12 @@ pub mod shop {
             }
             /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1beta1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
+            pub fn projected<
+                V: ::kube_informers::Projection<
                         Of = crate::crds::example_com::v1beta1::Widget,
-                    >
-                    + ::informer_runtime::k8s_openapi::Resource<
-                        Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("example.com/v1beta1/widgets"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -671,13 +583,13 @@ pub mod shop {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_widget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 crate::crds::example_com::v1beta1::Widget,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::example_com::v1beta1::Widget,
         > {
             new_filtered_widget_informer(
@@ -691,64 +603,53 @@ pub mod shop {
         /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_widget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 crate::crds::example_com::v1beta1::Widget,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::example_com::v1beta1::Widget,
         > {
-            let api: ::informer_runtime::api::Api<
-                crate::crds::example_com::v1beta1::Widget,
-                ::informer_runtime::api::NoSubresources,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    crate::crds::example_com::v1beta1::Widget,
+                >(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
         ///
         /// Custom resource 'example.com/v1beta1' 'Widget' ('widgets', namespaced), from CRD 'widgets.example.com'.
         #[derive(Clone)]
         pub struct WidgetLister {
-            lister: ::informer_runtime::Lister<
-                crate::crds::example_com::v1beta1::Widget,
-            >,
+            lister: ::kube_informers::Lister<crate::crds::example_com::v1beta1::Widget>,
         }
         impl WidgetLister {
             /// A lister of Widget objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     crate::crds::example_com::v1beta1::Widget,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Widget (example.com/v1beta1, kind Widget) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<crate::crds::example_com::v1beta1::Widget>,
             > {
@@ -766,7 +667,7 @@ pub mod shop {
         }
         /// Reads [`Widget`](crate::crds::example_com::v1beta1::Widget) objects (example.com/v1beta1, kind Widget) of one namespace from an informer's cache (client-go's `WidgetNamespaceLister`).
         pub struct WidgetNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
+            lister: ::kube_informers::NamespaceLister<
                 crate::crds::example_com::v1beta1::Widget,
             >,
         }
@@ -775,7 +676,7 @@ pub mod shop {
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<crate::crds::example_com::v1beta1::Widget>,
             > {
@@ -799,12 +700,12 @@ pub mod tools {
     /// The informers of tools.example.org in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v2.
@@ -816,12 +717,12 @@ pub mod tools {
     /// The typed clients of tools.example.org, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v2.
@@ -833,12 +734,12 @@ pub mod tools {
     /// The metadata-only informers of tools.example.org in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v2.
@@ -852,12 +753,12 @@ pub mod tools {
         /// The informers of tools.example.org/v2 in a factory (client-go's `tools.example.org/v2` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Gadget objects (tools.example.org/v2, kind Gadget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -869,46 +770,51 @@ pub mod tools {
         /// The typed clients of tools.example.org/v2, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget), cluster-scoped. No status or scale subresource.
             #[inline]
             pub fn gadgets(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 crate::crds::tools_example_org::v2::Gadget,
-                ::informer_runtime::api::NoSubresources,
+                ::kube_informers::api::NoSubresources,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of tools.example.org/v2 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget): `PartialObjectMeta<Gadget>`, made on the first call, the same on every later call (the factory's `typed::<Gadget>()`).
+            /// The metadata-only informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget): `PartialObjectMeta<Gadget>`, made on the first call, the same on every later call (`metadata::typed::<Gadget>()` in the factory).
             #[inline]
             pub fn gadgets(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 crate::crds::tools_example_org::v2::Gadget,
             > {
-                self.factory.typed::<crate::crds::tools_example_org::v2::Gadget>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        crate::crds::tools_example_org::v2::Gadget,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) in a factory (client-go's `GadgetInformer`).
@@ -916,36 +822,28 @@ pub mod tools {
         /// Custom resource 'tools.example.org/v2' 'Gadget' ('gadgets', cluster-scoped), from CRD 'gadgets.tools.example.org'.
         #[derive(Clone)]
         pub struct GadgetInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 crate::crds::tools_example_org::v2::Gadget,
             >,
         }
         impl GadgetInformer {
             /// The Gadget informer of `factory`, asked for there (as `tools.example.org/v2/gadgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        crate::crds::tools_example_org::v2::Gadget,
-                    >(
-                        "tools.example.org/v2/gadgets",
-                        |core| {
-                            new_filtered_gadget_informer(
-                                core.informer_client(),
-                                core
-                                    .resync_for::<crate::crds::tools_example_org::v2::Gadget>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            crate::crds::tools_example_org::v2::Gadget,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Gadget objects, registered as `tools.example.org/v2/gadgets`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 crate::crds::tools_example_org::v2::Gadget,
             > {
                 self.ask.informer()
@@ -957,33 +855,12 @@ pub mod tools {
             }
             /// The factory's shared informer of the projection `V` of Gadget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Gadget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Gadget objects. One informer per view type, registered as `tools.example.org/v2/gadgets as <V>` on the first call and listing and watching as the Gadget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Gadget informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
-                    Of = crate::crds::tools_example_org::v2::Gadget,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("tools.example.org/v2/gadgets"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::kube_informers::Projection<
+                        Of = crate::crds::tools_example_org::v2::Gadget,
+                    >,
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped) (client-go's `NewGadgetInformer`).
@@ -991,12 +868,12 @@ pub mod tools {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_gadget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 crate::crds::tools_example_org::v2::Gadget,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::tools_example_org::v2::Gadget,
         > {
             new_filtered_gadget_informer(
@@ -1009,58 +886,52 @@ pub mod tools {
         /// A new, unshared informer of [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredGadgetInformer`). It lists and watches through the clientset's typed client of Gadget objects, as client-go's does.
         #[inline]
         pub fn new_filtered_gadget_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 crate::crds::tools_example_org::v2::Gadget,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             crate::crds::tools_example_org::v2::Gadget,
         > {
-            let api: ::informer_runtime::api::Api<
-                crate::crds::tools_example_org::v2::Gadget,
-                ::informer_runtime::api::NoSubresources,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    crate::crds::tools_example_org::v2::Gadget,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
         /// Reads [`Gadget`](crate::crds::tools_example_org::v2::Gadget) objects (tools.example.org/v2, kind Gadget) from an informer's cache (client-go's `GadgetLister`).
         ///
         /// Custom resource 'tools.example.org/v2' 'Gadget' ('gadgets', cluster-scoped), from CRD 'gadgets.tools.example.org'.
         #[derive(Clone)]
         pub struct GadgetLister {
-            lister: ::informer_runtime::Lister<
-                crate::crds::tools_example_org::v2::Gadget,
-            >,
+            lister: ::kube_informers::Lister<crate::crds::tools_example_org::v2::Gadget>,
         }
         impl GadgetLister {
             /// A lister of Gadget objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     crate::crds::tools_example_org::v2::Gadget,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Gadget (tools.example.org/v2, kind Gadget) in the cache matching `selector`.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<crate::crds::tools_example_org::v2::Gadget>,
             > {
@@ -1094,12 +965,12 @@ pub mod example_com {
         /// This is the storage version.
         ///
         /// Subresources: `scale`, `status`.
-        #[derive(Clone, Debug, PartialEq, ::informer_runtime::serde::Deserialize)]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[derive(Clone, Debug, PartialEq, ::kube_informers::serde::Deserialize)]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct Widget {
             /// Standard object metadata.
             #[serde(default)]
-            pub metadata: ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            pub metadata: ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
             /// Desired state of the widget.
             /// - first point
             ///   continues here
@@ -1110,19 +981,19 @@ pub mod example_com {
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub status: ::std::option::Option<WidgetStatus>,
         }
-        impl ::informer_runtime::k8s_openapi::Resource for Widget {
+        impl ::kube_informers::k8s_openapi::Resource for Widget {
             const API_VERSION: &'static str = "example.com/v1";
             const GROUP: &'static str = "example.com";
             const KIND: &'static str = "Widget";
             const VERSION: &'static str = "v1";
             const URL_PATH_SEGMENT: &'static str = "widgets";
-            type Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope;
+            type Scope = ::kube_informers::k8s_openapi::NamespaceResourceScope;
         }
-        impl ::informer_runtime::k8s_openapi::ListableResource for Widget {
+        impl ::kube_informers::k8s_openapi::ListableResource for Widget {
             const LIST_KIND: &'static str = "WidgetList";
         }
-        impl ::informer_runtime::k8s_openapi::Metadata for Widget {
-            type Ty = ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        impl ::kube_informers::k8s_openapi::Metadata for Widget {
+            type Ty = ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
             fn metadata(&self) -> &Self::Ty {
                 &self.metadata
             }
@@ -1131,20 +1002,20 @@ pub mod example_com {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::informer_runtime::serde::Serialize for Widget {
-            fn serialize<S: ::informer_runtime::serde::Serializer>(
+        impl ::kube_informers::serde::Serialize for Widget {
+            fn serialize<S: ::kube_informers::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::informer_runtime::serde::ser::SerializeMap as _;
+                use ::kube_informers::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::API_VERSION,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::API_VERSION,
                 )?;
                 map.serialize_entry(
                     "kind",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::KIND,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::KIND,
                 )?;
                 map.serialize_entry("metadata", &self.metadata)?;
                 map.serialize_entry("spec", &self.spec)?;
@@ -1161,20 +1032,20 @@ pub mod example_com {
             Clone,
             Debug,
             PartialEq,
-            ::informer_runtime::serde::Serialize,
-            ::informer_runtime::serde::Deserialize
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
         )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpec {
             /// Field `config`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-            pub config: ::std::option::Option<::informer_runtime::serde_json::Value>,
+            pub config: ::std::option::Option<::kube_informers::serde_json::Value>,
             /// Field `for`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub r#for: ::std::option::Option<::std::string::String>,
             /// Free-form JSON: the `oneOf` branches of this schema share no single Rust type.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-            pub free: ::std::option::Option<::informer_runtime::serde_json::Value>,
+            pub free: ::std::option::Option<::kube_informers::serde_json::Value>,
             /// Field `hugepages-1Gi`.
             #[serde(
                 rename = "hugepages-1Gi",
@@ -1182,7 +1053,7 @@ pub mod example_com {
                 skip_serializing_if = "::std::option::Option::is_none"
             )]
             pub hugepages_1gi: ::std::option::Option<
-                ::informer_runtime::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+                ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
             >,
             /// Validation rule (each value): `self.size() <= 63`
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1203,7 +1074,7 @@ pub mod example_com {
             /// Field `port`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub port: ::std::option::Option<
-                ::informer_runtime::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+                ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
             >,
             /// Field `ratio`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1235,10 +1106,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::informer_runtime::serde::Serialize,
-            ::informer_runtime::serde::Deserialize
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
         )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecRules {
             /// Field `$ref`.
             #[serde(
@@ -1265,10 +1136,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::informer_runtime::serde::Serialize,
-            ::informer_runtime::serde::Deserialize
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
         )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecTemplate {
             /// Field `apiVersion`.
             #[serde(
@@ -1284,7 +1155,7 @@ pub mod example_com {
             #[serde(flatten)]
             pub rest: ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::informer_runtime::serde_json::Value,
+                ::kube_informers::serde_json::Value,
             >,
         }
         /// The widget type.
@@ -1334,19 +1205,19 @@ pub mod example_com {
                 }
             }
         }
-        impl ::informer_runtime::serde::Serialize for WidgetSpecType {
-            fn serialize<S: ::informer_runtime::serde::Serializer>(
+        impl ::kube_informers::serde::Serialize for WidgetSpecType {
+            fn serialize<S: ::kube_informers::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
-        impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetSpecType {
-            fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecType {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                <::std::string::String as ::informer_runtime::serde::Deserialize<
+                <::std::string::String as ::kube_informers::serde::Deserialize<
                     'de,
                 >>::deserialize(deserializer)
                     .map(Self::from)
@@ -1358,10 +1229,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::informer_runtime::serde::Serialize,
-            ::informer_runtime::serde::Deserialize
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
         )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetStatus {
             /// Field `lastUpdated`.
             #[serde(
@@ -1370,7 +1241,7 @@ pub mod example_com {
                 skip_serializing_if = "::std::option::Option::is_none"
             )]
             pub last_updated: ::std::option::Option<
-                ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+                ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
             >,
             /// Field `phase`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1426,19 +1297,19 @@ pub mod example_com {
                 }
             }
         }
-        impl ::informer_runtime::serde::Serialize for WidgetStatusPhase {
-            fn serialize<S: ::informer_runtime::serde::Serializer>(
+        impl ::kube_informers::serde::Serialize for WidgetStatusPhase {
+            fn serialize<S: ::kube_informers::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
-        impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetStatusPhase {
-            fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetStatusPhase {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                <::std::string::String as ::informer_runtime::serde::Deserialize<
+                <::std::string::String as ::kube_informers::serde::Deserialize<
                     'de,
                 >>::deserialize(deserializer)
                     .map(Self::from)
@@ -1450,35 +1321,29 @@ pub mod example_com {
         /// Custom resource `example.com/v1beta1` `Widget` (`widgets`, namespaced), from CRD `widgets.example.com`.
         ///
         /// Deprecated: example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::informer_runtime::serde::Deserialize
-        )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Deserialize)]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct Widget {
             /// Standard object metadata.
             #[serde(default)]
-            pub metadata: ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            pub metadata: ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
             /// Field `spec`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub spec: ::std::option::Option<WidgetSpec>,
         }
-        impl ::informer_runtime::k8s_openapi::Resource for Widget {
+        impl ::kube_informers::k8s_openapi::Resource for Widget {
             const API_VERSION: &'static str = "example.com/v1beta1";
             const GROUP: &'static str = "example.com";
             const KIND: &'static str = "Widget";
             const VERSION: &'static str = "v1beta1";
             const URL_PATH_SEGMENT: &'static str = "widgets";
-            type Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope;
+            type Scope = ::kube_informers::k8s_openapi::NamespaceResourceScope;
         }
-        impl ::informer_runtime::k8s_openapi::ListableResource for Widget {
+        impl ::kube_informers::k8s_openapi::ListableResource for Widget {
             const LIST_KIND: &'static str = "WidgetList";
         }
-        impl ::informer_runtime::k8s_openapi::Metadata for Widget {
-            type Ty = ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        impl ::kube_informers::k8s_openapi::Metadata for Widget {
+            type Ty = ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
             fn metadata(&self) -> &Self::Ty {
                 &self.metadata
             }
@@ -1487,20 +1352,20 @@ pub mod example_com {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::informer_runtime::serde::Serialize for Widget {
-            fn serialize<S: ::informer_runtime::serde::Serializer>(
+        impl ::kube_informers::serde::Serialize for Widget {
+            fn serialize<S: ::kube_informers::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::informer_runtime::serde::ser::SerializeMap as _;
+                use ::kube_informers::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::API_VERSION,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::API_VERSION,
                 )?;
                 map.serialize_entry(
                     "kind",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::KIND,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::KIND,
                 )?;
                 map.serialize_entry("metadata", &self.metadata)?;
                 if let ::std::option::Option::Some(value) = &self.spec {
@@ -1515,10 +1380,10 @@ pub mod example_com {
             Debug,
             Default,
             PartialEq,
-            ::informer_runtime::serde::Serialize,
-            ::informer_runtime::serde::Deserialize
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
         )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpec {
             /// Field `size`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1535,18 +1400,12 @@ pub mod tools_example_org {
         /// Custom resource `tools.example.org/v2` `Gadget` (`gadgets`, cluster-scoped), from CRD `gadgets.tools.example.org`.
         ///
         /// This is the storage version.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::informer_runtime::serde::Deserialize
-        )]
-        #[serde(crate = "::informer_runtime::serde")]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Deserialize)]
+        #[serde(crate = "::kube_informers::serde")]
         pub struct Gadget {
             /// Standard object metadata.
             #[serde(default)]
-            pub metadata: ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            pub metadata: ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
             /// Field `2fa`.
             #[serde(
                 rename = "2fa",
@@ -1559,7 +1418,7 @@ pub mod tools_example_org {
             pub data: ::std::option::Option<
                 ::std::collections::BTreeMap<
                     ::std::string::String,
-                    ::informer_runtime::serde_json::Value,
+                    ::kube_informers::serde_json::Value,
                 >,
             >,
             /// Default: `true`
@@ -1576,22 +1435,22 @@ pub mod tools_example_org {
             #[serde(flatten)]
             pub rest: ::std::collections::BTreeMap<
                 ::std::string::String,
-                ::informer_runtime::serde_json::Value,
+                ::kube_informers::serde_json::Value,
             >,
         }
-        impl ::informer_runtime::k8s_openapi::Resource for Gadget {
+        impl ::kube_informers::k8s_openapi::Resource for Gadget {
             const API_VERSION: &'static str = "tools.example.org/v2";
             const GROUP: &'static str = "tools.example.org";
             const KIND: &'static str = "Gadget";
             const VERSION: &'static str = "v2";
             const URL_PATH_SEGMENT: &'static str = "gadgets";
-            type Scope = ::informer_runtime::k8s_openapi::ClusterResourceScope;
+            type Scope = ::kube_informers::k8s_openapi::ClusterResourceScope;
         }
-        impl ::informer_runtime::k8s_openapi::ListableResource for Gadget {
+        impl ::kube_informers::k8s_openapi::ListableResource for Gadget {
             const LIST_KIND: &'static str = "GadgetList";
         }
-        impl ::informer_runtime::k8s_openapi::Metadata for Gadget {
-            type Ty = ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        impl ::kube_informers::k8s_openapi::Metadata for Gadget {
+            type Ty = ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
             fn metadata(&self) -> &Self::Ty {
                 &self.metadata
             }
@@ -1600,20 +1459,20 @@ pub mod tools_example_org {
             }
         }
         /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-        impl ::informer_runtime::serde::Serialize for Gadget {
-            fn serialize<S: ::informer_runtime::serde::Serializer>(
+        impl ::kube_informers::serde::Serialize for Gadget {
+            fn serialize<S: ::kube_informers::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
-                use ::informer_runtime::serde::ser::SerializeMap as _;
+                use ::kube_informers::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 map.serialize_entry(
                     "apiVersion",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::API_VERSION,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::API_VERSION,
                 )?;
                 map.serialize_entry(
                     "kind",
-                    <Self as ::informer_runtime::k8s_openapi::Resource>::KIND,
+                    <Self as ::kube_informers::k8s_openapi::Resource>::KIND,
                 )?;
                 map.serialize_entry("metadata", &self.metadata)?;
                 if let ::std::option::Option::Some(value) = &self._2fa {

@@ -6,19 +6,19 @@ pub mod example_com;
 /// Shared informers of every resource of CustomResourceDefinitions: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
 pub struct SharedInformerFactory {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    factory: ::kube_informers::SharedInformerFactoryCore,
 }
-impl ::std::convert::From<::informer_runtime::SharedInformerFactoryCore>
+impl ::std::convert::From<::kube_informers::SharedInformerFactoryCore>
 for SharedInformerFactory {
-    fn from(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+    fn from(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
-impl ::informer_runtime::InformerFactory for SharedInformerFactory {
+impl ::kube_informers::InformerFactory for SharedInformerFactory {
     #[inline]
-    fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
+    fn factory_core(&self) -> &::kube_informers::SharedInformerFactoryCore {
         &self.factory
     }
 }
@@ -27,41 +27,39 @@ impl SharedInformerFactory {
     /// default and per-type resync, transform.
     #[inline]
     pub fn builder(
-        client: ::informer_runtime::Client,
-    ) -> ::informer_runtime::FactoryBuilder<Self> {
-        ::informer_runtime::FactoryBuilder::new(client)
+        client: ::kube_informers::Client,
+    ) -> ::kube_informers::FactoryBuilder<Self> {
+        ::kube_informers::FactoryBuilder::new(client)
     }
     /// A factory with default options: every namespace, no resync.
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self::builder(client).build()
     }
-    /// The informer of `K`, made by `new_informer` on first request (for types this
-    /// factory does not generate).
+    /// The factory's shared informer of `source`, the same on every call (client-go's
+    /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+    /// `informer_runtime::kube::resource::<Widget>()`.
     #[inline]
-    pub fn informer_for<K: ::informer_runtime::Object>(
+    pub fn informer_for<K: ::kube_informers::Object>(
         &self,
-        name: &str,
-        new_informer: impl ::std::ops::FnOnce(
-            &::informer_runtime::SharedInformerFactoryCore,
-        ) -> ::informer_runtime::SharedIndexInformer<K>,
-    ) -> ::informer_runtime::SharedIndexInformer<K> {
-        self.factory.informer_for(name, new_informer)
+        source: impl ::kube_informers::InformerSource<K>,
+    ) -> ::kube_informers::SharedIndexInformer<K> {
+        self.factory.informer_for(source)
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
     #[inline]
     pub fn for_resource(
         &self,
-        gvr: &::informer_runtime::GroupVersionResource,
+        gvr: &::kube_informers::GroupVersionResource,
     ) -> ::std::result::Result<
-        ::informer_runtime::GenericInformer,
-        ::informer_runtime::generic::UnknownResource,
+        ::kube_informers::GenericInformer,
+        ::kube_informers::generic::UnknownResource,
     > {
         match (gvr.group.as_str(), gvr.version.as_str(), gvr.resource.as_str()) {
             ("example.com", "v1", "widgets") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.example().v1().widgets().informer(),
                     ),
@@ -69,14 +67,14 @@ impl SharedInformerFactory {
             }
             ("example.com", "v1beta1", "widgets") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.example().v1beta1().widgets().informer(),
                     ),
                 )
             }
             _ => {
-                ::std::result::Result::Err(::informer_runtime::generic::UnknownResource {
+                ::std::result::Result::Err(::kube_informers::generic::UnknownResource {
                     gvr: gvr.clone(),
                 })
             }
@@ -92,10 +90,10 @@ impl SharedInformerFactory {
 ///
 /// ```no_run
 #[doc = concat!(" use ", module_path!(), "::Clientset;")]
-/// # async fn run(client: ::informer_runtime::Client) -> ::std::result::Result<(), ::informer_runtime::Error> {
+/// # async fn run(client: ::kube_informers::Client) -> ::std::result::Result<(), ::kube_informers::Error> {
 /// let clientset = Clientset::new(client);
 /// let widgets = clientset.example().v1().widgets("default");
-/// let listed = widgets.list(&::informer_runtime::ListOptions::default()).await?;
+/// let listed = widgets.list(&::kube_informers::ListOptions::default()).await?;
 /// match widgets.get("example").await {
 ///     Ok(found) => println!("{:?}", found.metadata.name),
 ///     Err(e) if e.is_not_found() => println!("not there"),
@@ -106,12 +104,12 @@ impl SharedInformerFactory {
 /// ```
 #[derive(Clone)]
 pub struct Clientset {
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
 }
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self { client }
     }
     /// The typed clients of `example.com`.
@@ -127,7 +125,7 @@ pub trait MetadataGroups {
     /// The metadata-only informers of `example.com`.
     fn example(&self) -> example::MetadataGroup;
 }
-impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
+impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     #[inline]
     fn example(&self) -> example::MetadataGroup {
         example::MetadataGroup::new(self.clone())

@@ -1,19 +1,19 @@
 /// Shared informers of every resource of the golden fixture: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
 pub struct SharedInformerFactory {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    factory: ::kube_informers::SharedInformerFactoryCore,
 }
-impl ::std::convert::From<::informer_runtime::SharedInformerFactoryCore>
+impl ::std::convert::From<::kube_informers::SharedInformerFactoryCore>
 for SharedInformerFactory {
-    fn from(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+    fn from(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
-impl ::informer_runtime::InformerFactory for SharedInformerFactory {
+impl ::kube_informers::InformerFactory for SharedInformerFactory {
     #[inline]
-    fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
+    fn factory_core(&self) -> &::kube_informers::SharedInformerFactoryCore {
         &self.factory
     }
 }
@@ -22,41 +22,39 @@ impl SharedInformerFactory {
     /// default and per-type resync, transform.
     #[inline]
     pub fn builder(
-        client: ::informer_runtime::Client,
-    ) -> ::informer_runtime::FactoryBuilder<Self> {
-        ::informer_runtime::FactoryBuilder::new(client)
+        client: ::kube_informers::Client,
+    ) -> ::kube_informers::FactoryBuilder<Self> {
+        ::kube_informers::FactoryBuilder::new(client)
     }
     /// A factory with default options: every namespace, no resync.
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self::builder(client).build()
     }
-    /// The informer of `K`, made by `new_informer` on first request (for types this
-    /// factory does not generate).
+    /// The factory's shared informer of `source`, the same on every call (client-go's
+    /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+    /// `informer_runtime::kube::resource::<Widget>()`.
     #[inline]
-    pub fn informer_for<K: ::informer_runtime::Object>(
+    pub fn informer_for<K: ::kube_informers::Object>(
         &self,
-        name: &str,
-        new_informer: impl ::std::ops::FnOnce(
-            &::informer_runtime::SharedInformerFactoryCore,
-        ) -> ::informer_runtime::SharedIndexInformer<K>,
-    ) -> ::informer_runtime::SharedIndexInformer<K> {
-        self.factory.informer_for(name, new_informer)
+        source: impl ::kube_informers::InformerSource<K>,
+    ) -> ::kube_informers::SharedIndexInformer<K> {
+        self.factory.informer_for(source)
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
     #[inline]
     pub fn for_resource(
         &self,
-        gvr: &::informer_runtime::GroupVersionResource,
+        gvr: &::kube_informers::GroupVersionResource,
     ) -> ::std::result::Result<
-        ::informer_runtime::GenericInformer,
-        ::informer_runtime::generic::UnknownResource,
+        ::kube_informers::GenericInformer,
+        ::kube_informers::generic::UnknownResource,
     > {
         match (gvr.group.as_str(), gvr.version.as_str(), gvr.resource.as_str()) {
             ("autoscaling", "v1", "horizontalpodautoscalers") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.autoscaling().v1().horizontal_pod_autoscalers().informer(),
                     ),
@@ -64,7 +62,7 @@ impl SharedInformerFactory {
             }
             ("autoscaling", "v2", "horizontalpodautoscalers") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.autoscaling().v2().horizontal_pod_autoscalers().informer(),
                     ),
@@ -72,7 +70,7 @@ impl SharedInformerFactory {
             }
             ("flowcontrol.apiserver.k8s.io", "v1", "flowschemas") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.flowcontrol_apiserver().v1().flow_schemas().informer(),
                     ),
@@ -80,7 +78,7 @@ impl SharedInformerFactory {
             }
             ("", "v1", "nodes") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.kube().v1().nodes().informer(),
                     ),
@@ -88,7 +86,7 @@ impl SharedInformerFactory {
             }
             ("", "v1", "pods") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.kube().v1().pods().informer(),
                     ),
@@ -96,7 +94,7 @@ impl SharedInformerFactory {
             }
             ("rbac.authorization.k8s.io", "v1", "clusterroles") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.rbac_authorization().v1().cluster_roles().informer(),
                     ),
@@ -104,14 +102,14 @@ impl SharedInformerFactory {
             }
             ("apps", "v1", "deployments") => {
                 ::std::result::Result::Ok(
-                    ::informer_runtime::GenericInformer::new(
+                    ::kube_informers::GenericInformer::new(
                         gvr.clone(),
                         self.workloads().v1().deployments().informer(),
                     ),
                 )
             }
             _ => {
-                ::std::result::Result::Err(::informer_runtime::generic::UnknownResource {
+                ::std::result::Result::Err(::kube_informers::generic::UnknownResource {
                     gvr: gvr.clone(),
                 })
             }
@@ -147,10 +145,10 @@ impl SharedInformerFactory {
 ///
 /// ```no_run
 #[doc = concat!(" use ", module_path!(), "::Clientset;")]
-/// # async fn run(client: ::informer_runtime::Client) -> ::std::result::Result<(), ::informer_runtime::Error> {
+/// # async fn run(client: ::kube_informers::Client) -> ::std::result::Result<(), ::kube_informers::Error> {
 /// let clientset = Clientset::new(client);
 /// let horizontal_pod_autoscalers = clientset.autoscaling().v1().horizontal_pod_autoscalers("default");
-/// let listed = horizontal_pod_autoscalers.list(&::informer_runtime::ListOptions::default()).await?;
+/// let listed = horizontal_pod_autoscalers.list(&::kube_informers::ListOptions::default()).await?;
 /// match horizontal_pod_autoscalers.get("example").await {
 ///     Ok(found) => println!("{:?}", found.metadata.name),
 ///     Err(e) if e.is_not_found() => println!("not there"),
@@ -161,12 +159,12 @@ impl SharedInformerFactory {
 /// ```
 #[derive(Clone)]
 pub struct Clientset {
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
 }
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self { client }
     }
     /// The typed clients of `autoscaling`.
@@ -210,7 +208,7 @@ pub trait MetadataGroups {
     /// The metadata-only informers of `apps`.
     fn workloads(&self) -> workloads::MetadataGroup;
 }
-impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
+impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     #[inline]
     fn autoscaling(&self) -> autoscaling::MetadataGroup {
         autoscaling::MetadataGroup::new(self.clone())
@@ -237,12 +235,12 @@ pub mod autoscaling {
     /// The informers of autoscaling in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -259,12 +257,12 @@ pub mod autoscaling {
     /// The typed clients of autoscaling, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -281,12 +279,12 @@ pub mod autoscaling {
     /// The metadata-only informers of autoscaling in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -305,12 +303,12 @@ pub mod autoscaling {
         /// The informers of autoscaling/v1 in a factory (client-go's `autoscaling/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v1, kind HorizontalPodAutoscaler), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -322,12 +320,12 @@ pub mod autoscaling {
         /// The typed clients of autoscaling/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
@@ -335,85 +333,76 @@ pub mod autoscaling {
             pub fn horizontal_pod_autoscalers(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::horizontal_pod_autoscalers`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn horizontal_pod_autoscalers_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of autoscaling/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (`metadata::typed::<HorizontalPodAutoscaler>()` in the factory).
             #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             > {
-                self.factory
-                    .typed::<
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >()
+                    >(),
+                )
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
         }
         impl HorizontalPodAutoscalerInformer {
             /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v1/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >(
-                        "autoscaling/v1/horizontalpodautoscalers",
-                        |core| {
-                            new_filtered_horizontal_pod_autoscaler_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             > {
                 self.ask.informer()
@@ -425,46 +414,12 @@ pub mod autoscaling {
             }
             /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v1/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
+            pub fn projected<
+                V: ::kube_informers::Projection<
                         Of = ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("autoscaling/v1/horizontalpodautoscalers"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -472,13 +427,13 @@ pub mod autoscaling {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_horizontal_pod_autoscaler_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
         > {
             new_filtered_horizontal_pod_autoscaler_informer(
@@ -492,42 +447,33 @@ pub mod autoscaling {
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`). It lists and watches through the clientset's typed client of HorizontalPodAutoscaler objects, as client-go's does.
         #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerLister {
-            lister: ::informer_runtime::Lister<
+            lister: ::kube_informers::Lister<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
         }
@@ -535,19 +481,19 @@ pub mod autoscaling {
             /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every HorizontalPodAutoscaler (autoscaling/v1, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<
                     ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
@@ -570,7 +516,7 @@ pub mod autoscaling {
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) of one namespace from an informer's cache (client-go's `HorizontalPodAutoscalerNamespaceLister`).
         pub struct HorizontalPodAutoscalerNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
+            lister: ::kube_informers::NamespaceLister<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             >,
         }
@@ -579,7 +525,7 @@ pub mod autoscaling {
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<
                     ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
@@ -606,12 +552,12 @@ pub mod autoscaling {
         /// The informers of autoscaling/v2 in a factory (client-go's `autoscaling/v2` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of HorizontalPodAutoscaler objects (autoscaling/v2, kind HorizontalPodAutoscaler), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -623,12 +569,12 @@ pub mod autoscaling {
         /// The typed clients of autoscaling/v2, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
@@ -636,85 +582,76 @@ pub mod autoscaling {
             pub fn horizontal_pod_autoscalers(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::horizontal_pod_autoscalers`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn horizontal_pod_autoscalers_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of autoscaling/v2 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (`metadata::typed::<HorizontalPodAutoscaler>()` in the factory).
             #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             > {
-                self.factory
-                    .typed::<
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >()
+                    >(),
+                )
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
         }
         impl HorizontalPodAutoscalerInformer {
             /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v2/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >(
-                        "autoscaling/v2/horizontalpodautoscalers",
-                        |core| {
-                            new_filtered_horizontal_pod_autoscaler_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v2/horizontalpodautoscalers`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             > {
                 self.ask.informer()
@@ -726,46 +663,12 @@ pub mod autoscaling {
             }
             /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v2/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
+            pub fn projected<
+                V: ::kube_informers::Projection<
                         Of = ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("autoscaling/v2/horizontalpodautoscalers"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -773,13 +676,13 @@ pub mod autoscaling {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_horizontal_pod_autoscaler_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
         > {
             new_filtered_horizontal_pod_autoscaler_informer(
@@ -793,42 +696,33 @@ pub mod autoscaling {
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredHorizontalPodAutoscalerInformer`). It lists and watches through the clientset's typed client of HorizontalPodAutoscaler objects, as client-go's does.
         #[inline]
         pub fn new_filtered_horizontal_pod_autoscaler_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
         #[derive(Clone)]
         pub struct HorizontalPodAutoscalerLister {
-            lister: ::informer_runtime::Lister<
+            lister: ::kube_informers::Lister<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
         }
@@ -836,19 +730,19 @@ pub mod autoscaling {
             /// A lister of HorizontalPodAutoscaler objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every HorizontalPodAutoscaler (autoscaling/v2, kind HorizontalPodAutoscaler) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<
                     ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
@@ -871,7 +765,7 @@ pub mod autoscaling {
         }
         /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) of one namespace from an informer's cache (client-go's `HorizontalPodAutoscalerNamespaceLister`).
         pub struct HorizontalPodAutoscalerNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
+            lister: ::kube_informers::NamespaceLister<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             >,
         }
@@ -880,7 +774,7 @@ pub mod autoscaling {
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<
                     ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
@@ -908,12 +802,12 @@ pub mod flowcontrol_apiserver {
     /// The informers of flowcontrol.apiserver.k8s.io in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -925,12 +819,12 @@ pub mod flowcontrol_apiserver {
     /// The typed clients of flowcontrol.apiserver.k8s.io, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -942,12 +836,12 @@ pub mod flowcontrol_apiserver {
     /// The metadata-only informers of flowcontrol.apiserver.k8s.io in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -961,12 +855,12 @@ pub mod flowcontrol_apiserver {
         /// The informers of flowcontrol.apiserver.k8s.io/v1 in a factory (client-go's `flowcontrol.apiserver.k8s.io/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of FlowSchema objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -978,83 +872,78 @@ pub mod flowcontrol_apiserver {
         /// The typed clients of flowcontrol.apiserver.k8s.io/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema), cluster-scoped. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn flow_schemas(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of flowcontrol.apiserver.k8s.io/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (`metadata::typed::<FlowSchema>()` in the factory).
             #[inline]
             pub fn flow_schemas(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             > {
-                self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
         #[derive(Clone)]
         pub struct FlowSchemaInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >,
         }
         impl FlowSchemaInformer {
             /// The FlowSchema informer of `factory`, asked for there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                    >(
-                        "flowcontrol.apiserver.k8s.io/v1/flowschemas",
-                        |core| {
-                            new_filtered_flow_schema_informer(
-                                core.informer_client(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             > {
                 self.ask.informer()
@@ -1066,33 +955,12 @@ pub mod flowcontrol_apiserver {
             }
             /// The factory's shared informer of the projection `V` of FlowSchema objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => FlowSchema)`), decoded straight from the list and watch bytes, cached and indexed instead of whole FlowSchema objects. One informer per view type, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas as <V>` on the first call and listing and watching as the FlowSchema informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full FlowSchema informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::kube_informers::Projection<
+                        Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >,
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -1100,12 +968,12 @@ pub mod flowcontrol_apiserver {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_flow_schema_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
         > {
             new_filtered_flow_schema_informer(
@@ -1118,36 +986,32 @@ pub mod flowcontrol_apiserver {
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredFlowSchemaInformer`). It lists and watches through the clientset's typed client of FlowSchema objects, as client-go's does.
         #[inline]
         pub fn new_filtered_flow_schema_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                ::informer_runtime::api::StatusSubresource,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
         /// Reads [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) from an informer's cache (client-go's `FlowSchemaLister`).
         #[derive(Clone)]
         pub struct FlowSchemaLister {
-            lister: ::informer_runtime::Lister<
+            lister: ::kube_informers::Lister<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             >,
         }
@@ -1155,19 +1019,19 @@ pub mod flowcontrol_apiserver {
             /// A lister of FlowSchema objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every FlowSchema (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in the cache matching `selector`.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<::k8s_openapi::api::flowcontrol::v1::FlowSchema>,
             > {
@@ -1193,12 +1057,12 @@ pub mod kube {
     /// The informers of the core API group in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -1210,12 +1074,12 @@ pub mod kube {
     /// The typed clients of the core API group, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -1227,12 +1091,12 @@ pub mod kube {
     /// The metadata-only informers of the core API group in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -1246,12 +1110,12 @@ pub mod kube {
         /// The informers of core/v1 in a factory (client-go's `core/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Node objects (core/v1, kind Node), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -1268,108 +1132,111 @@ pub mod kube {
         /// The typed clients of core/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node), cluster-scoped. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn nodes(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::core::v1::Node,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
             /// The typed client of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace`. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn pods(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::core::v1::Pod,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::pods`]. With the status subresource (`get_status`, `update_status`, `patch_status`).
             #[inline]
             pub fn pods_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::core::v1::Pod,
-                ::informer_runtime::api::StatusSubresource,
+                ::kube_informers::api::StatusSubresource,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of core/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (`metadata::typed::<Node>()` in the factory).
             #[inline]
             pub fn nodes(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::core::v1::Node,
             > {
-                self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        ::k8s_openapi::api::core::v1::Node,
+                    >(),
+                )
             }
-            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (`metadata::typed::<Pod>()` in the factory).
             #[inline]
             pub fn pods(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::core::v1::Pod,
             > {
-                self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        ::k8s_openapi::api::core::v1::Pod,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
         #[derive(Clone)]
         pub struct NodeInformer {
-            ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Node>,
+            ask: ::kube_informers::InformerAsk<::k8s_openapi::api::core::v1::Node>,
         }
         impl NodeInformer {
             /// The Node informer of `factory`, asked for there (as `core/v1/nodes`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::core::v1::Node,
-                    >(
-                        "core/v1/nodes",
-                        |core| {
-                            new_filtered_node_informer(
-                                core.informer_client(),
-                                core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::core::v1::Node,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::core::v1::Node,
             > {
                 self.ask.informer()
@@ -1381,33 +1248,10 @@ pub mod kube {
             }
             /// The factory's shared informer of the projection `V` of Node objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Node)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Node objects. One informer per view type, registered as `core/v1/nodes as <V>` on the first call and listing and watching as the Node informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Node informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::core::v1::Node,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("core/v1/nodes"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::kube_informers::Projection<Of = ::k8s_openapi::api::core::v1::Node>,
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -1415,12 +1259,10 @@ pub mod kube {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_node_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
-        ) -> ::informer_runtime::SharedIndexInformer<
-            ::k8s_openapi::api::core::v1::Node,
-        > {
+            indexers: ::kube_informers::Indexers<::k8s_openapi::api::core::v1::Node>,
+        ) -> ::kube_informers::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
             new_filtered_node_informer(
                 client,
                 resync,
@@ -1431,50 +1273,42 @@ pub mod kube {
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredNodeInformer`). It lists and watches through the clientset's typed client of Node objects, as client-go's does.
         #[inline]
         pub fn new_filtered_node_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
-            ::k8s_openapi::api::core::v1::Node,
-        > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::core::v1::Node,
-                ::informer_runtime::api::StatusSubresource,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            indexers: ::kube_informers::Indexers<::k8s_openapi::api::core::v1::Node>,
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<::k8s_openapi::api::core::v1::Node>(),
+                ::std::option::Option::None,
+                options,
+            )
         }
         /// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
         #[derive(Clone)]
         pub struct NodeLister {
-            lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Node>,
+            lister: ::kube_informers::Lister<::k8s_openapi::api::core::v1::Node>,
         }
         impl NodeLister {
             /// A lister of Node objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Node>,
+                indexer: ::kube_informers::Indexer<::k8s_openapi::api::core::v1::Node>,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Node (core/v1, kind Node) in the cache matching `selector`.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Node>> {
                 self.lister.list(selector)
             }
@@ -1496,34 +1330,26 @@ pub mod kube {
         /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
         #[derive(Clone)]
         pub struct PodInformer {
-            ask: ::informer_runtime::InformerAsk<::k8s_openapi::api::core::v1::Pod>,
+            ask: ::kube_informers::InformerAsk<::k8s_openapi::api::core::v1::Pod>,
         }
         impl PodInformer {
             /// The Pod informer of `factory`, asked for there (as `core/v1/pods`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::core::v1::Pod,
-                    >(
-                        "core/v1/pods",
-                        |core| {
-                            new_filtered_pod_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::core::v1::Pod,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::core::v1::Pod,
             > {
                 self.ask.informer()
@@ -1535,44 +1361,10 @@ pub mod kube {
             }
             /// The factory's shared informer of the projection `V` of Pod objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Pod)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Pod objects. One informer per view type, registered as `core/v1/pods as <V>` on the first call and listing and watching as the Pod informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Pod informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
-                    >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("core/v1/pods"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::kube_informers::Projection<Of = ::k8s_openapi::api::core::v1::Pod>,
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -1580,11 +1372,11 @@ pub mod kube {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_pod_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
-        ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+            indexers: ::kube_informers::Indexers<::k8s_openapi::api::core::v1::Pod>,
+        ) -> ::kube_informers::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
             new_filtered_pod_informer(
                 client,
                 namespace,
@@ -1596,56 +1388,45 @@ pub mod kube {
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredPodInformer`). It lists and watches through the clientset's typed client of Pod objects, as client-go's does.
         #[inline]
         pub fn new_filtered_pod_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::core::v1::Pod,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            indexers: ::kube_informers::Indexers<::k8s_openapi::api::core::v1::Pod>,
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<::k8s_openapi::api::core::v1::Pod>(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) from an informer's cache (client-go's `PodLister`).
         ///
         /// Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts. Indented text \[with brackets\] and &lt;tags&gt; must not become doctests or links.
         #[derive(Clone)]
         pub struct PodLister {
-            lister: ::informer_runtime::Lister<::k8s_openapi::api::core::v1::Pod>,
+            lister: ::kube_informers::Lister<::k8s_openapi::api::core::v1::Pod>,
         }
         impl PodLister {
             /// A lister of Pod objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<::k8s_openapi::api::core::v1::Pod>,
+                indexer: ::kube_informers::Indexer<::k8s_openapi::api::core::v1::Pod>,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Pod (core/v1, kind Pod) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
                 self.lister.list(selector)
             }
@@ -1661,16 +1442,14 @@ pub mod kube {
         }
         /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) of one namespace from an informer's cache (client-go's `PodNamespaceLister`).
         pub struct PodNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
-                ::k8s_openapi::api::core::v1::Pod,
-            >,
+            lister: ::kube_informers::NamespaceLister<::k8s_openapi::api::core::v1::Pod>,
         }
         impl PodNamespaceLister {
             /// Every Pod in this namespace matching `selector`.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<::std::sync::Arc<::k8s_openapi::api::core::v1::Pod>> {
                 self.lister.list(selector)
             }
@@ -1692,12 +1471,12 @@ pub mod rbac_authorization {
     /// The informers of rbac.authorization.k8s.io in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -1709,12 +1488,12 @@ pub mod rbac_authorization {
     /// The typed clients of rbac.authorization.k8s.io, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -1726,12 +1505,12 @@ pub mod rbac_authorization {
     /// The metadata-only informers of rbac.authorization.k8s.io in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -1745,12 +1524,12 @@ pub mod rbac_authorization {
         /// The informers of rbac.authorization.k8s.io/v1 in a factory (client-go's `rbac.authorization.k8s.io/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of ClusterRole objects (rbac.authorization.k8s.io/v1, kind ClusterRole), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -1762,81 +1541,78 @@ pub mod rbac_authorization {
         /// The typed clients of rbac.authorization.k8s.io/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole), cluster-scoped. No status or scale subresource.
             #[inline]
             pub fn cluster_roles(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
-                ::informer_runtime::api::NoSubresources,
+                ::kube_informers::api::NoSubresources,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of rbac.authorization.k8s.io/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (`metadata::typed::<ClusterRole>()` in the factory).
             #[inline]
             pub fn cluster_roles(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             > {
-                self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
         #[derive(Clone)]
         pub struct ClusterRoleInformer {
-            ask: ::informer_runtime::InformerAsk<
+            ask: ::kube_informers::InformerAsk<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >,
         }
         impl ClusterRoleInformer {
             /// The ClusterRole informer of `factory`, asked for there (as `rbac.authorization.k8s.io/v1/clusterroles`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::rbac::v1::ClusterRole,
-                    >(
-                        "rbac.authorization.k8s.io/v1/clusterroles",
-                        |core| {
-                            new_filtered_cluster_role_informer(
-                                core.informer_client(),
-                                core
-                                    .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::rbac::v1::ClusterRole,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             > {
                 self.ask.informer()
@@ -1848,33 +1624,12 @@ pub mod rbac_authorization {
             }
             /// The factory's shared informer of the projection `V` of ClusterRole objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => ClusterRole)`), decoded straight from the list and watch bytes, cached and indexed instead of whole ClusterRole objects. One informer per view type, registered as `rbac.authorization.k8s.io/v1/clusterroles as <V>` on the first call and listing and watching as the ClusterRole informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full ClusterRole informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("rbac.authorization.k8s.io/v1/clusterroles"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::kube_informers::Projection<
+                        Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >,
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -1882,12 +1637,12 @@ pub mod rbac_authorization {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_cluster_role_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::rbac::v1::ClusterRole,
         > {
             new_filtered_cluster_role_informer(
@@ -1900,56 +1655,50 @@ pub mod rbac_authorization {
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredClusterRoleInformer`). It lists and watches through the clientset's typed client of ClusterRole objects, as client-go's does.
         #[inline]
         pub fn new_filtered_cluster_role_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::rbac::v1::ClusterRole,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-                ::informer_runtime::api::NoSubresources,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
         /// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
         #[derive(Clone)]
         pub struct ClusterRoleLister {
-            lister: ::informer_runtime::Lister<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-            >,
+            lister: ::kube_informers::Lister<::k8s_openapi::api::rbac::v1::ClusterRole>,
         }
         impl ClusterRoleLister {
             /// A lister of ClusterRole objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     ::k8s_openapi::api::rbac::v1::ClusterRole,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every ClusterRole (rbac.authorization.k8s.io/v1, kind ClusterRole) in the cache matching `selector`.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<::k8s_openapi::api::rbac::v1::ClusterRole>,
             > {
@@ -1975,12 +1724,12 @@ pub mod workloads {
     /// The informers of apps in a factory, by version.
     #[derive(Clone)]
     pub struct Group {
-        factory: ::informer_runtime::SharedInformerFactoryCore,
+        factory: ::kube_informers::SharedInformerFactoryCore,
     }
     impl Group {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+        pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
             Self { factory }
         }
         /// The informers of version v1.
@@ -1992,12 +1741,12 @@ pub mod workloads {
     /// The typed clients of apps, by version.
     #[derive(Clone)]
     pub struct ClientsetGroup {
-        client: ::informer_runtime::Client,
+        client: ::kube_informers::Client,
     }
     impl ClientsetGroup {
         /// The accessor over `client`.
         #[inline]
-        pub fn new(client: ::informer_runtime::Client) -> Self {
+        pub fn new(client: ::kube_informers::Client) -> Self {
             Self { client }
         }
         /// The typed clients of version v1.
@@ -2009,12 +1758,12 @@ pub mod workloads {
     /// The metadata-only informers of apps in a `MetadataSharedInformerFactory`, by version.
     #[derive(Clone, Debug)]
     pub struct MetadataGroup {
-        factory: ::informer_runtime::MetadataSharedInformerFactory,
+        factory: ::kube_informers::MetadataSharedInformerFactory,
     }
     impl MetadataGroup {
         /// The accessor over `factory`.
         #[inline]
-        pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+        pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
             Self { factory }
         }
         /// The metadata-only informers of version v1.
@@ -2028,12 +1777,12 @@ pub mod workloads {
         /// The informers of apps/v1 in a factory (client-go's `apps/v1` `Interface`).
         #[derive(Clone)]
         pub struct Version {
-            factory: ::informer_runtime::SharedInformerFactoryCore,
+            factory: ::kube_informers::SharedInformerFactoryCore,
         }
         impl Version {
             /// The accessor over `factory`.
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
                 Self { factory }
             }
             /// The shared informer of Deployment objects (apps/v1, kind Deployment), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -2045,12 +1794,12 @@ pub mod workloads {
         /// The typed clients of apps/v1, one accessor per resource.
         #[derive(Clone)]
         pub struct ClientsetVersion {
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
         }
         impl ClientsetVersion {
             /// The accessor over `client`.
             #[inline]
-            pub fn new(client: ::informer_runtime::Client) -> Self {
+            pub fn new(client: ::kube_informers::Client) -> Self {
                 Self { client }
             }
             /// The typed client of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace`. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
@@ -2058,80 +1807,74 @@ pub mod workloads {
             pub fn deployments(
                 &self,
                 namespace: &str,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::apps::v1::Deployment,
-                ::informer_runtime::api::StatusAndScale,
+                ::kube_informers::api::StatusAndScale,
             > {
-                ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+                ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
             }
             /// The typed client of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::deployments`]. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
             #[inline]
             pub fn deployments_all(
                 &self,
-            ) -> ::informer_runtime::api::Api<
+            ) -> ::kube_informers::api::Api<
                 ::k8s_openapi::api::apps::v1::Deployment,
-                ::informer_runtime::api::StatusAndScale,
+                ::kube_informers::api::StatusAndScale,
             > {
-                ::informer_runtime::api::Api::all(self.client.clone())
+                ::kube_informers::api::Api::all(self.client.clone())
             }
         }
         /// The metadata-only informers of apps/v1 in a `MetadataSharedInformerFactory`.
         #[derive(Clone, Debug)]
         pub struct MetadataVersion {
-            factory: ::informer_runtime::MetadataSharedInformerFactory,
+            factory: ::kube_informers::MetadataSharedInformerFactory,
         }
         impl MetadataVersion {
             /// The accessor over `factory`.
             #[inline]
             pub fn new(
-                factory: ::informer_runtime::MetadataSharedInformerFactory,
+                factory: ::kube_informers::MetadataSharedInformerFactory,
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (the factory's `typed::<Deployment>()`).
+            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (`metadata::typed::<Deployment>()` in the factory).
             #[inline]
             pub fn deployments(
                 &self,
-            ) -> ::informer_runtime::metadata::MetadataInformer<
+            ) -> ::kube_informers::metadata::MetadataInformer<
                 ::k8s_openapi::api::apps::v1::Deployment,
             > {
-                self.factory.typed::<::k8s_openapi::api::apps::v1::Deployment>()
+                ::kube_informers::dynamic::ResourceInformer::from_factory(
+                    ::kube_informers::InformerFactory::factory_core(&self.factory),
+                    ::kube_informers::metadata::typed::<
+                        ::k8s_openapi::api::apps::v1::Deployment,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
         #[derive(Clone)]
         pub struct DeploymentInformer {
-            ask: ::informer_runtime::InformerAsk<
-                ::k8s_openapi::api::apps::v1::Deployment,
-            >,
+            ask: ::kube_informers::InformerAsk<::k8s_openapi::api::apps::v1::Deployment>,
         }
         impl DeploymentInformer {
             /// The Deployment informer of `factory`, asked for there (as `apps/v1/deployments`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
-            pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::apps::v1::Deployment,
-                    >(
-                        "apps/v1/deployments",
-                        |core| {
-                            new_filtered_deployment_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+            pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+                Self {
+                    ask: ::kube_informers::InformerAsk::new(
+                        factory,
+                        ::kube_informers::source::typed::<
+                            ::k8s_openapi::api::apps::v1::Deployment,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
             #[inline]
             pub fn informer(
                 &self,
-            ) -> ::informer_runtime::SharedIndexInformer<
+            ) -> ::kube_informers::SharedIndexInformer<
                 ::k8s_openapi::api::apps::v1::Deployment,
             > {
                 self.ask.informer()
@@ -2143,46 +1886,12 @@ pub mod workloads {
             }
             /// The factory's shared informer of the projection `V` of Deployment objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Deployment)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Deployment objects. One informer per view type, registered as `apps/v1/deployments as <V>` on the first call and listing and watching as the Deployment informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Deployment informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<
+            pub fn projected<
+                V: ::kube_informers::Projection<
                         Of = ::k8s_openapi::api::apps::v1::Deployment,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("apps/v1/deployments"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::kube_informers::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
@@ -2190,13 +1899,13 @@ pub mod workloads {
         /// Prefer the factory's shared informer; this one is for callers that need their own.
         #[inline]
         pub fn new_deployment_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::apps::v1::Deployment,
         > {
             new_filtered_deployment_informer(
@@ -2210,60 +1919,51 @@ pub mod workloads {
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredDeploymentInformer`). It lists and watches through the clientset's typed client of Deployment objects, as client-go's does.
         #[inline]
         pub fn new_filtered_deployment_informer(
-            client: ::informer_runtime::Client,
+            client: ::kube_informers::Client,
             namespace: ::std::option::Option<&str>,
             resync: ::std::time::Duration,
-            indexers: ::informer_runtime::Indexers<
+            indexers: ::kube_informers::Indexers<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >,
-            tweak_list_options: ::std::option::Option<
-                ::informer_runtime::TweakListOptions,
-            >,
-        ) -> ::informer_runtime::SharedIndexInformer<
+            tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+        ) -> ::kube_informers::SharedIndexInformer<
             ::k8s_openapi::api::apps::v1::Deployment,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::apps::v1::Deployment,
-                ::informer_runtime::api::StatusAndScale,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::kube_informers::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::kube_informers::new_informer(
+                &client,
+                &::kube_informers::source::typed::<
+                    ::k8s_openapi::api::apps::v1::Deployment,
+                >(),
+                namespace,
+                options,
+            )
         }
         /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) from an informer's cache (client-go's `DeploymentLister`).
         #[derive(Clone)]
         pub struct DeploymentLister {
-            lister: ::informer_runtime::Lister<::k8s_openapi::api::apps::v1::Deployment>,
+            lister: ::kube_informers::Lister<::k8s_openapi::api::apps::v1::Deployment>,
         }
         impl DeploymentLister {
             /// A lister of Deployment objects over `indexer` (usually an informer's).
             #[inline]
             pub fn new(
-                indexer: ::informer_runtime::Indexer<
+                indexer: ::kube_informers::Indexer<
                     ::k8s_openapi::api::apps::v1::Deployment,
                 >,
             ) -> Self {
                 Self {
-                    lister: ::informer_runtime::Lister::new(indexer),
+                    lister: ::kube_informers::Lister::new(indexer),
                 }
             }
             /// Every Deployment (apps/v1, kind Deployment) in the cache matching `selector`, in every namespace.
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
             > {
@@ -2281,7 +1981,7 @@ pub mod workloads {
         }
         /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) of one namespace from an informer's cache (client-go's `DeploymentNamespaceLister`).
         pub struct DeploymentNamespaceLister {
-            lister: ::informer_runtime::NamespaceLister<
+            lister: ::kube_informers::NamespaceLister<
                 ::k8s_openapi::api::apps::v1::Deployment,
             >,
         }
@@ -2290,7 +1990,7 @@ pub mod workloads {
             #[inline]
             pub fn list(
                 &self,
-                selector: &::informer_runtime::Selector,
+                selector: &::kube_informers::Selector,
             ) -> ::std::vec::Vec<
                 ::std::sync::Arc<::k8s_openapi::api::apps::v1::Deployment>,
             > {

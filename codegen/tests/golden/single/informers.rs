@@ -31,17 +31,15 @@ impl SharedInformerFactory {
     pub fn new(client: ::informer_runtime::Client) -> Self {
         Self::builder(client).build()
     }
-    /// The informer of `K`, made by `new_informer` on first request (for types this
-    /// factory does not generate).
+    /// The factory's shared informer of `source`, the same on every call (client-go's
+    /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+    /// `informer_runtime::kube::resource::<Widget>()`.
     #[inline]
     pub fn informer_for<K: ::informer_runtime::Object>(
         &self,
-        name: &str,
-        new_informer: impl ::std::ops::FnOnce(
-            &::informer_runtime::SharedInformerFactoryCore,
-        ) -> ::informer_runtime::SharedIndexInformer<K>,
+        source: impl ::informer_runtime::InformerSource<K>,
     ) -> ::informer_runtime::SharedIndexInformer<K> {
-        self.factory.informer_for(name, new_informer)
+        self.factory.informer_for(source)
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).
@@ -350,14 +348,19 @@ pub mod apps {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (the factory's `typed::<Deployment>()`).
+            /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (`metadata::typed::<Deployment>()` in the factory).
             #[inline]
             pub fn deployments(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::apps::v1::Deployment,
             > {
-                self.factory.typed::<::k8s_openapi::api::apps::v1::Deployment>()
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
+                        ::k8s_openapi::api::apps::v1::Deployment,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in a factory (client-go's `DeploymentInformer`).
@@ -371,23 +374,14 @@ pub mod apps {
             /// The Deployment informer of `factory`, asked for there (as `apps/v1/deployments`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::apps::v1::Deployment,
-                    >(
-                        "apps/v1/deployments",
-                        |core| {
-                            new_filtered_deployment_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::apps::v1::Deployment,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
             #[inline]
@@ -405,46 +399,12 @@ pub mod apps {
             }
             /// The factory's shared informer of the projection `V` of Deployment objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Deployment)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Deployment objects. One informer per view type, registered as `apps/v1/deployments as <V>` on the first call and listing and watching as the Deployment informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Deployment informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
                         Of = ::k8s_openapi::api::apps::v1::Deployment,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("apps/v1/deployments"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
@@ -484,25 +444,18 @@ pub mod apps {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::apps::v1::Deployment,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::apps::v1::Deployment,
-                ::informer_runtime::api::StatusAndScale,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::apps::v1::Deployment,
+                >(),
+                namespace,
+                options,
+            )
         }
     }
 }
@@ -639,17 +592,19 @@ pub mod autoscaling {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (`metadata::typed::<HorizontalPodAutoscaler>()` in the factory).
             #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
             > {
-                self.factory
-                    .typed::<
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
                         ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >()
+                    >(),
+                )
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
@@ -663,25 +618,14 @@ pub mod autoscaling {
             /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v1/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >(
-                        "autoscaling/v1/horizontalpodautoscalers",
-                        |core| {
-                            new_filtered_horizontal_pod_autoscaler_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v1/horizontalpodautoscalers`.
             #[inline]
@@ -703,46 +647,12 @@ pub mod autoscaling {
             }
             /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v1/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
                         Of = ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("autoscaling/v1/horizontalpodautoscalers"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler) objects (autoscaling/v1, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -782,25 +692,18 @@ pub mod autoscaling {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::autoscaling::v1::HorizontalPodAutoscaler,
+                >(),
+                namespace,
+                options,
+            )
         }
     }
     /// Informers of autoscaling/v2.
@@ -868,17 +771,19 @@ pub mod autoscaling {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+            /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (`metadata::typed::<HorizontalPodAutoscaler>()` in the factory).
             #[inline]
             pub fn horizontal_pod_autoscalers(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
             > {
-                self.factory
-                    .typed::<
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
                         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >()
+                    >(),
+                )
             }
         }
         /// The shared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in a factory (client-go's `HorizontalPodAutoscalerInformer`).
@@ -892,25 +797,14 @@ pub mod autoscaling {
             /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v2/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >(
-                        "autoscaling/v2/horizontalpodautoscalers",
-                        |core| {
-                            new_filtered_horizontal_pod_autoscaler_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v2/horizontalpodautoscalers`.
             #[inline]
@@ -932,46 +826,12 @@ pub mod autoscaling {
             }
             /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v2/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
                         Of = ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                    >
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
                     >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("autoscaling/v2/horizontalpodautoscalers"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -1011,25 +871,18 @@ pub mod autoscaling {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >(),
+                namespace,
+                options,
+            )
         }
     }
 }
@@ -1166,23 +1019,33 @@ pub mod core {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+            /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (`metadata::typed::<Node>()` in the factory).
             #[inline]
             pub fn nodes(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::core::v1::Node,
             > {
-                self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
+                        ::k8s_openapi::api::core::v1::Node,
+                    >(),
+                )
             }
-            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+            /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (`metadata::typed::<Pod>()` in the factory).
             #[inline]
             pub fn pods(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::core::v1::Pod,
             > {
-                self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
+                        ::k8s_openapi::api::core::v1::Pod,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) in a factory (client-go's `NodeInformer`).
@@ -1194,21 +1057,14 @@ pub mod core {
             /// The Node informer of `factory`, asked for there (as `core/v1/nodes`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::core::v1::Node,
-                    >(
-                        "core/v1/nodes",
-                        |core| {
-                            new_filtered_node_informer(
-                                core.informer_client(),
-                                core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::core::v1::Node,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
             #[inline]
@@ -1226,33 +1082,12 @@ pub mod core {
             }
             /// The factory's shared informer of the projection `V` of Node objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Node)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Node objects. One informer per view type, registered as `core/v1/nodes as <V>` on the first call and listing and watching as the Node informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Node informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::core::v1::Node,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("core/v1/nodes"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+                        Of = ::k8s_openapi::api::core::v1::Node,
+                    >,
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -1285,20 +1120,18 @@ pub mod core {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::core::v1::Node,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::core::v1::Node,
-                ::informer_runtime::api::StatusSubresource,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::core::v1::Node,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
         /// The shared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in a factory (client-go's `PodInformer`).
         ///
@@ -1311,22 +1144,14 @@ pub mod core {
             /// The Pod informer of `factory`, asked for there (as `core/v1/pods`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::core::v1::Pod,
-                    >(
-                        "core/v1/pods",
-                        |core| {
-                            new_filtered_pod_informer(
-                                core.informer_client(),
-                                core.namespace(),
-                                core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::core::v1::Pod,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
             #[inline]
@@ -1344,44 +1169,10 @@ pub mod core {
             }
             /// The factory's shared informer of the projection `V` of Pod objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Pod)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Pod objects. One informer per view type, registered as `core/v1/pods as <V>` on the first call and listing and watching as the Pod informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Pod informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
-                V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>
-                    + ::k8s_openapi::Resource<
-                        Scope = ::k8s_openapi::NamespaceResourceScope,
-                    >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("core/v1/pods"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = match core
-                                .namespace()
-                            {
-                                ::std::option::Option::Some(namespace) => {
-                                    ::informer_runtime::api::Api::namespaced(
-                                        core.informer_client(),
-                                        namespace,
-                                    )
-                                }
-                                ::std::option::Option::None => {
-                                    ::informer_runtime::api::Api::all(core.informer_client())
-                                }
-                            };
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+            pub fn projected<
+                V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>,
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -1413,25 +1204,18 @@ pub mod core {
                 ::informer_runtime::TweakListOptions,
             >,
         ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::core::v1::Pod,
-                ::informer_runtime::api::StatusSubresource,
-            > = match namespace {
-                ::std::option::Option::Some(namespace) => {
-                    ::informer_runtime::api::Api::namespaced(client, namespace)
-                }
-                ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-            };
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::core::v1::Pod,
+                >(),
+                namespace,
+                options,
+            )
         }
     }
 }
@@ -1542,14 +1326,19 @@ pub mod flowcontrol_apiserver {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+            /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (`metadata::typed::<FlowSchema>()` in the factory).
             #[inline]
             pub fn flow_schemas(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
             > {
-                self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
+                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) in a factory (client-go's `FlowSchemaInformer`).
@@ -1563,24 +1352,14 @@ pub mod flowcontrol_apiserver {
             /// The FlowSchema informer of `factory`, asked for there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                    >(
-                        "flowcontrol.apiserver.k8s.io/v1/flowschemas",
-                        |core| {
-                            new_filtered_flow_schema_informer(
-                                core.informer_client(),
-                                core
-                                    .resync_for::<
-                                        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                                    >(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
             #[inline]
@@ -1602,33 +1381,12 @@ pub mod flowcontrol_apiserver {
             }
             /// The factory's shared informer of the projection `V` of FlowSchema objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => FlowSchema)`), decoded straight from the list and watch bytes, cached and indexed instead of whole FlowSchema objects. One informer per view type, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas as <V>` on the first call and listing and watching as the FlowSchema informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full FlowSchema informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+                        Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                    >,
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -1665,20 +1423,18 @@ pub mod flowcontrol_apiserver {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                ::informer_runtime::api::StatusSubresource,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
     }
 }
@@ -1789,14 +1545,19 @@ pub mod rbac_authorization {
             ) -> Self {
                 Self { factory }
             }
-            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+            /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (`metadata::typed::<ClusterRole>()` in the factory).
             #[inline]
             pub fn cluster_roles(
                 &self,
             ) -> ::informer_runtime::metadata::MetadataInformer<
                 ::k8s_openapi::api::rbac::v1::ClusterRole,
             > {
-                self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
+                ::informer_runtime::dynamic::ResourceInformer::from_factory(
+                    ::informer_runtime::InformerFactory::factory_core(&self.factory),
+                    ::informer_runtime::metadata::typed::<
+                        ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >(),
+                )
             }
         }
         /// The shared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) in a factory (client-go's `ClusterRoleInformer`).
@@ -1810,22 +1571,14 @@ pub mod rbac_authorization {
             /// The ClusterRole informer of `factory`, asked for there (as `rbac.authorization.k8s.io/v1/clusterroles`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
             #[inline]
             pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-                let ask = factory
-                    .ask_for::<
-                        ::k8s_openapi::api::rbac::v1::ClusterRole,
-                    >(
-                        "rbac.authorization.k8s.io/v1/clusterroles",
-                        |core| {
-                            new_filtered_cluster_role_informer(
-                                core.informer_client(),
-                                core
-                                    .resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                Self { ask }
+                Self {
+                    ask: ::informer_runtime::InformerAsk::new(
+                        factory,
+                        ::informer_runtime::source::typed::<
+                            ::k8s_openapi::api::rbac::v1::ClusterRole,
+                        >(),
+                    ),
+                }
             }
             /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
             #[inline]
@@ -1847,33 +1600,12 @@ pub mod rbac_authorization {
             }
             /// The factory's shared informer of the projection `V` of ClusterRole objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => ClusterRole)`), decoded straight from the list and watch bytes, cached and indexed instead of whole ClusterRole objects. One informer per view type, registered as `rbac.authorization.k8s.io/v1/clusterroles as <V>` on the first call and listing and watching as the ClusterRole informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full ClusterRole informer.
             #[inline]
-            pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-            where
+            pub fn projected<
                 V: ::informer_runtime::Projection<
-                    Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
-                >,
-            {
-                let factory = self.ask.withdraw();
-                let informer = factory
-                    .informer_for::<
-                        V,
-                    >(
-                        &::informer_runtime::projection::informer_name::<
-                            V,
-                        >("rbac.authorization.k8s.io/v1/clusterroles"),
-                        |core| {
-                            let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                                core.informer_client(),
-                            );
-                            ::informer_runtime::projection::new_filtered_informer(
-                                api,
-                                core.resync_for::<V>(),
-                                ::informer_runtime::Indexers::standard(),
-                                core.tweak_list_options(),
-                            )
-                        },
-                    );
-                ::informer_runtime::ProjectedInformer::new(informer)
+                        Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
+                    >,
+            >(self) -> ::informer_runtime::ProjectedInformer<V> {
+                self.ask.projected()
             }
         }
         /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -1910,20 +1642,18 @@ pub mod rbac_authorization {
         ) -> ::informer_runtime::SharedIndexInformer<
             ::k8s_openapi::api::rbac::v1::ClusterRole,
         > {
-            let api: ::informer_runtime::api::Api<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-                ::informer_runtime::api::NoSubresources,
-            > = ::informer_runtime::api::Api::all(client);
-            let list = {
-                let api = api.clone();
-                move |options: ::informer_runtime::ListOptions| api.list(&options)
-            };
-            let watch = move |options: ::informer_runtime::ListOptions| {
-                api.watch(&options)
-            };
-            let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-                .tweaked(tweak_list_options);
-            ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+            let mut options = ::informer_runtime::InformerOptions::default()
+                .resync(resync)
+                .indexers(indexers);
+            options.tweak_list_options = tweak_list_options;
+            ::informer_runtime::new_informer(
+                &client,
+                &::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >(),
+                ::std::option::Option::None,
+                options,
+            )
         }
     }
 }

@@ -39,17 +39,15 @@ impl SharedInformerFactory {
     pub fn new(client: ::informer_runtime::Client) -> Self {
         Self::builder(client).build()
     }
-    /// The informer of `K`, made by `new_informer` on first request (for types this
-    /// factory does not generate).
+    /// The factory's shared informer of `source`, the same on every call (client-go's
+    /// `InformerFor`): for types this factory does not generate, e.g. a kube-rs type's
+    /// `informer_runtime::kube::resource::<Widget>()`.
     #[inline]
     pub fn informer_for<K: ::informer_runtime::Object>(
         &self,
-        name: &str,
-        new_informer: impl ::std::ops::FnOnce(
-            &::informer_runtime::SharedInformerFactoryCore,
-        ) -> ::informer_runtime::SharedIndexInformer<K>,
+        source: impl ::informer_runtime::InformerSource<K>,
     ) -> ::informer_runtime::SharedIndexInformer<K> {
-        self.factory.informer_for(name, new_informer)
+        self.factory.informer_for(source)
     }
     /// The shared informer of the resource `gvr`, type-erased
     /// (client-go's `ForResource`).

@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use informer_runtime::client::Config;
-use informer_runtime::lister_watcher::ListWatch;
 use informer_runtime::object::object_key;
+use informer_runtime::source::ApiScope;
 use informer_runtime::{
-    Client, Deleted, Indexers, ListOptions, ResourceEventHandler, SharedIndexInformer,
+    new_informer, typed, Client, Deleted, Indexers, InformerOptions, ResourceEventHandler,
+    SharedIndexInformer,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
@@ -29,13 +30,29 @@ where
         + Send
         + Sync
         + 'static,
+    K::Scope: ApiScope,
 {
-    let (c1, c2) = (client.clone(), client.clone());
-    let lw = ListWatch::new(
-        move |o: ListOptions| c1.list::<K>(None, &o),
-        move |o: ListOptions| c2.watch::<K>(None, &o),
-    );
-    SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
+    informer_with(client, InformerOptions::default())
+}
+
+/// Like [`informer`], with `options` (their indexers replaced by the namespace index).
+pub fn informer_with<K>(client: &Client, options: InformerOptions<K>) -> SharedIndexInformer<K>
+where
+    K: k8s_openapi::ListableResource
+        + k8s_openapi::Metadata<Ty = ObjectMeta>
+        + serde::de::DeserializeOwned
+        + serde::Serialize
+        + Send
+        + Sync
+        + 'static,
+    K::Scope: ApiScope,
+{
+    new_informer(
+        client,
+        &typed::<K>(),
+        None,
+        options.indexers(Indexers::namespace()),
+    )
 }
 
 /// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).

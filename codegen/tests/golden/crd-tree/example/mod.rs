@@ -4,12 +4,12 @@ pub mod v1beta1;
 /// The informers of example.com in a factory, by version.
 #[derive(Clone)]
 pub struct Group {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    factory: ::kube_informers::SharedInformerFactoryCore,
 }
 impl Group {
     /// The accessor over `factory`.
     #[inline]
-    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+    pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The informers of version v1.
@@ -26,12 +26,12 @@ impl Group {
 /// The typed clients of example.com, by version.
 #[derive(Clone)]
 pub struct ClientsetGroup {
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
 }
 impl ClientsetGroup {
     /// The accessor over `client`.
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self { client }
     }
     /// The typed clients of version v1.
@@ -48,12 +48,12 @@ impl ClientsetGroup {
 /// The metadata-only informers of example.com in a `MetadataSharedInformerFactory`, by version.
 #[derive(Clone, Debug)]
 pub struct MetadataGroup {
-    factory: ::informer_runtime::MetadataSharedInformerFactory,
+    factory: ::kube_informers::MetadataSharedInformerFactory,
 }
 impl MetadataGroup {
     /// The accessor over `factory`.
     #[inline]
-    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+    pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
     /// The metadata-only informers of version v1.

@@ -8,12 +8,12 @@
 /// This is the storage version.
 ///
 /// Subresources: `scale`, `status`.
-#[derive(Clone, Debug, PartialEq, ::informer_runtime::serde::Deserialize)]
-#[serde(crate = "::informer_runtime::serde")]
+#[derive(Clone, Debug, PartialEq, ::kube_informers::serde::Deserialize)]
+#[serde(crate = "::kube_informers::serde")]
 pub struct Widget {
     /// Standard object metadata.
     #[serde(default)]
-    pub metadata: ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    pub metadata: ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
     /// Desired state of the widget.
     /// - first point
     ///   continues here
@@ -24,19 +24,19 @@ pub struct Widget {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<WidgetStatus>,
 }
-impl ::informer_runtime::k8s_openapi::Resource for Widget {
+impl ::kube_informers::k8s_openapi::Resource for Widget {
     const API_VERSION: &'static str = "example.com/v1";
     const GROUP: &'static str = "example.com";
     const KIND: &'static str = "Widget";
     const VERSION: &'static str = "v1";
     const URL_PATH_SEGMENT: &'static str = "widgets";
-    type Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope;
+    type Scope = ::kube_informers::k8s_openapi::NamespaceResourceScope;
 }
-impl ::informer_runtime::k8s_openapi::ListableResource for Widget {
+impl ::kube_informers::k8s_openapi::ListableResource for Widget {
     const LIST_KIND: &'static str = "WidgetList";
 }
-impl ::informer_runtime::k8s_openapi::Metadata for Widget {
-    type Ty = ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+impl ::kube_informers::k8s_openapi::Metadata for Widget {
+    type Ty = ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata
     }
@@ -45,20 +45,20 @@ impl ::informer_runtime::k8s_openapi::Metadata for Widget {
     }
 }
 /// Writes `apiVersion` and `kind` first, like the built-in k8s-openapi types.
-impl ::informer_runtime::serde::Serialize for Widget {
-    fn serialize<S: ::informer_runtime::serde::Serializer>(
+impl ::kube_informers::serde::Serialize for Widget {
+    fn serialize<S: ::kube_informers::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::informer_runtime::serde::ser::SerializeMap as _;
+        use ::kube_informers::serde::ser::SerializeMap as _;
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         map.serialize_entry(
             "apiVersion",
-            <Self as ::informer_runtime::k8s_openapi::Resource>::API_VERSION,
+            <Self as ::kube_informers::k8s_openapi::Resource>::API_VERSION,
         )?;
         map.serialize_entry(
             "kind",
-            <Self as ::informer_runtime::k8s_openapi::Resource>::KIND,
+            <Self as ::kube_informers::k8s_openapi::Resource>::KIND,
         )?;
         map.serialize_entry("metadata", &self.metadata)?;
         map.serialize_entry("spec", &self.spec)?;
@@ -75,20 +75,20 @@ impl ::informer_runtime::serde::Serialize for Widget {
     Clone,
     Debug,
     PartialEq,
-    ::informer_runtime::serde::Serialize,
-    ::informer_runtime::serde::Deserialize
+    ::kube_informers::serde::Serialize,
+    ::kube_informers::serde::Deserialize
 )]
-#[serde(crate = "::informer_runtime::serde")]
+#[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpec {
     /// Field `config`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub config: ::std::option::Option<::informer_runtime::serde_json::Value>,
+    pub config: ::std::option::Option<::kube_informers::serde_json::Value>,
     /// Field `for`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub r#for: ::std::option::Option<::std::string::String>,
     /// Free-form JSON: the `oneOf` branches of this schema share no single Rust type.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub free: ::std::option::Option<::informer_runtime::serde_json::Value>,
+    pub free: ::std::option::Option<::kube_informers::serde_json::Value>,
     /// Field `hugepages-1Gi`.
     #[serde(
         rename = "hugepages-1Gi",
@@ -96,7 +96,7 @@ pub struct WidgetSpec {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub hugepages_1gi: ::std::option::Option<
-        ::informer_runtime::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+        ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
     >,
     /// Validation rule (each value): `self.size() <= 63`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -114,7 +114,7 @@ pub struct WidgetSpec {
     /// Field `port`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub port: ::std::option::Option<
-        ::informer_runtime::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+        ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
     >,
     /// Field `ratio`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -146,10 +146,10 @@ pub struct WidgetSpec {
     Debug,
     Default,
     PartialEq,
-    ::informer_runtime::serde::Serialize,
-    ::informer_runtime::serde::Deserialize
+    ::kube_informers::serde::Serialize,
+    ::kube_informers::serde::Deserialize
 )]
-#[serde(crate = "::informer_runtime::serde")]
+#[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecRules {
     /// Field `$ref`.
     #[serde(
@@ -176,10 +176,10 @@ pub struct WidgetSpecRules {
     Debug,
     Default,
     PartialEq,
-    ::informer_runtime::serde::Serialize,
-    ::informer_runtime::serde::Deserialize
+    ::kube_informers::serde::Serialize,
+    ::kube_informers::serde::Deserialize
 )]
-#[serde(crate = "::informer_runtime::serde")]
+#[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecTemplate {
     /// Field `apiVersion`.
     #[serde(
@@ -195,7 +195,7 @@ pub struct WidgetSpecTemplate {
     #[serde(flatten)]
     pub rest: ::std::collections::BTreeMap<
         ::std::string::String,
-        ::informer_runtime::serde_json::Value,
+        ::kube_informers::serde_json::Value,
     >,
 }
 /// The widget type.
@@ -245,19 +245,19 @@ impl ::std::convert::From<::std::string::String> for WidgetSpecType {
         }
     }
 }
-impl ::informer_runtime::serde::Serialize for WidgetSpecType {
-    fn serialize<S: ::informer_runtime::serde::Serializer>(
+impl ::kube_informers::serde::Serialize for WidgetSpecType {
+    fn serialize<S: ::kube_informers::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetSpecType {
-    fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecType {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        <::std::string::String as ::informer_runtime::serde::Deserialize<
+        <::std::string::String as ::kube_informers::serde::Deserialize<
             'de,
         >>::deserialize(deserializer)
             .map(Self::from)
@@ -269,10 +269,10 @@ impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetSpecType {
     Debug,
     Default,
     PartialEq,
-    ::informer_runtime::serde::Serialize,
-    ::informer_runtime::serde::Deserialize
+    ::kube_informers::serde::Serialize,
+    ::kube_informers::serde::Deserialize
 )]
-#[serde(crate = "::informer_runtime::serde")]
+#[serde(crate = "::kube_informers::serde")]
 pub struct WidgetStatus {
     /// Field `lastUpdated`.
     #[serde(
@@ -281,7 +281,7 @@ pub struct WidgetStatus {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub last_updated: ::std::option::Option<
-        ::informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+        ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
     >,
     /// Field `phase`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -337,19 +337,19 @@ impl ::std::convert::From<::std::string::String> for WidgetStatusPhase {
         }
     }
 }
-impl ::informer_runtime::serde::Serialize for WidgetStatusPhase {
-    fn serialize<S: ::informer_runtime::serde::Serializer>(
+impl ::kube_informers::serde::Serialize for WidgetStatusPhase {
+    fn serialize<S: ::kube_informers::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> ::informer_runtime::serde::Deserialize<'de> for WidgetStatusPhase {
-    fn deserialize<D: ::informer_runtime::serde::Deserializer<'de>>(
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetStatusPhase {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        <::std::string::String as ::informer_runtime::serde::Deserialize<
+        <::std::string::String as ::kube_informers::serde::Deserialize<
             'de,
         >>::deserialize(deserializer)
             .map(Self::from)

@@ -4,12 +4,12 @@ pub use self::widget::*;
 /// The informers of example.com/v1 in a factory (client-go's `example.com/v1` `Interface`).
 #[derive(Clone)]
 pub struct Version {
-    factory: ::informer_runtime::SharedInformerFactoryCore,
+    factory: ::kube_informers::SharedInformerFactoryCore,
 }
 impl Version {
     /// The accessor over `factory`.
     #[inline]
-    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
+    pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
         Self { factory }
     }
     /// The shared informer of Widget objects (example.com/v1, kind Widget), registered in the factory on the first call (so `start()` and `wait_for_cache_sync()` include it), the same on every later call.
@@ -21,12 +21,12 @@ impl Version {
 /// The typed clients of example.com/v1, one accessor per resource.
 #[derive(Clone)]
 pub struct ClientsetVersion {
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
 }
 impl ClientsetVersion {
     /// The accessor over `client`.
     #[inline]
-    pub fn new(client: ::informer_runtime::Client) -> Self {
+    pub fn new(client: ::kube_informers::Client) -> Self {
         Self { client }
     }
     /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace`. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
@@ -34,41 +34,44 @@ impl ClientsetVersion {
     pub fn widgets(
         &self,
         namespace: &str,
-    ) -> ::informer_runtime::api::Api<
+    ) -> ::kube_informers::api::Api<
         crate::crds::example_com::v1::Widget,
-        ::informer_runtime::api::StatusAndScale,
+        ::kube_informers::api::StatusAndScale,
     > {
-        ::informer_runtime::api::Api::namespaced(self.client.clone(), namespace)
+        ::kube_informers::api::Api::namespaced(self.client.clone(), namespace)
     }
     /// The typed client of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in every namespace: list, watch and delete_collection span all namespaces, create and update take the object's namespace, by-name calls need [`Self::widgets`]. With the status and scale subresources (`get_status`, `update_status`, `patch_status`, `get_scale`, `update_scale`, `patch_scale`).
     #[inline]
     pub fn widgets_all(
         &self,
-    ) -> ::informer_runtime::api::Api<
+    ) -> ::kube_informers::api::Api<
         crate::crds::example_com::v1::Widget,
-        ::informer_runtime::api::StatusAndScale,
+        ::kube_informers::api::StatusAndScale,
     > {
-        ::informer_runtime::api::Api::all(self.client.clone())
+        ::kube_informers::api::Api::all(self.client.clone())
     }
 }
 /// The metadata-only informers of example.com/v1 in a `MetadataSharedInformerFactory`.
 #[derive(Clone, Debug)]
 pub struct MetadataVersion {
-    factory: ::informer_runtime::MetadataSharedInformerFactory,
+    factory: ::kube_informers::MetadataSharedInformerFactory,
 }
 impl MetadataVersion {
     /// The accessor over `factory`.
     #[inline]
-    pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
+    pub fn new(factory: ::kube_informers::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (the factory's `typed::<Widget>()`).
+    /// The metadata-only informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget): `PartialObjectMeta<Widget>`, made on the first call, the same on every later call (`metadata::typed::<Widget>()` in the factory).
     #[inline]
     pub fn widgets(
         &self,
-    ) -> ::informer_runtime::metadata::MetadataInformer<
+    ) -> ::kube_informers::metadata::MetadataInformer<
         crate::crds::example_com::v1::Widget,
     > {
-        self.factory.typed::<crate::crds::example_com::v1::Widget>()
+        ::kube_informers::dynamic::ResourceInformer::from_factory(
+            ::kube_informers::InformerFactory::factory_core(&self.factory),
+            ::kube_informers::metadata::typed::<crate::crds::example_com::v1::Widget>(),
+        )
     }
 }

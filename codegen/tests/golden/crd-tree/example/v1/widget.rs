@@ -4,34 +4,24 @@
 /// A Widget is a configurable gadget.
 #[derive(Clone)]
 pub struct WidgetInformer {
-    ask: ::informer_runtime::InformerAsk<crate::crds::example_com::v1::Widget>,
+    ask: ::kube_informers::InformerAsk<crate::crds::example_com::v1::Widget>,
 }
 impl WidgetInformer {
     /// The Widget informer of `factory`, asked for there (as `example.com/v1/widgets`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
-    pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                crate::crds::example_com::v1::Widget,
-            >(
-                "example.com/v1/widgets",
-                |core| {
-                    new_filtered_widget_informer(
-                        core.informer_client(),
-                        core.namespace(),
-                        core.resync_for::<crate::crds::example_com::v1::Widget>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+    pub fn new(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
+        Self {
+            ask: ::kube_informers::InformerAsk::new(
+                factory,
+                ::kube_informers::source::typed::<crate::crds::example_com::v1::Widget>(),
+            ),
+        }
     }
     /// The factory's shared informer of Widget objects, registered as `example.com/v1/widgets`.
     #[inline]
     pub fn informer(
         &self,
-    ) -> ::informer_runtime::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
+    ) -> ::kube_informers::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
         self.ask.informer()
     }
     /// A lister reading the shared Widget informer's cache.
@@ -41,42 +31,10 @@ impl WidgetInformer {
     }
     /// The factory's shared informer of the projection `V` of Widget objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Widget)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Widget objects. One informer per view type, registered as `example.com/v1/widgets as <V>` on the first call and listing and watching as the Widget informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Widget informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
-        V: ::informer_runtime::Projection<Of = crate::crds::example_com::v1::Widget>
-            + ::informer_runtime::k8s_openapi::Resource<
-                Scope = ::informer_runtime::k8s_openapi::NamespaceResourceScope,
-            >,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<
-                    V,
-                >("example.com/v1/widgets"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
-                        ::std::option::Option::Some(namespace) => {
-                            ::informer_runtime::api::Api::namespaced(
-                                core.informer_client(),
-                                namespace,
-                            )
-                        }
-                        ::std::option::Option::None => {
-                            ::informer_runtime::api::Api::all(core.informer_client())
-                        }
-                    };
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+    pub fn projected<
+        V: ::kube_informers::Projection<Of = crate::crds::example_com::v1::Widget>,
+    >(self) -> ::kube_informers::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`) (client-go's `NewWidgetInformer`).
@@ -84,11 +42,11 @@ impl WidgetInformer {
 /// Prefer the factory's shared informer; this one is for callers that need their own.
 #[inline]
 pub fn new_widget_informer(
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
     namespace: ::std::option::Option<&str>,
     resync: ::std::time::Duration,
-    indexers: ::informer_runtime::Indexers<crate::crds::example_com::v1::Widget>,
-) -> ::informer_runtime::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
+    indexers: ::kube_informers::Indexers<crate::crds::example_com::v1::Widget>,
+) -> ::kube_informers::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
     new_filtered_widget_informer(
         client,
         namespace,
@@ -100,52 +58,45 @@ pub fn new_widget_informer(
 /// A new, unshared informer of [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) in `namespace` (every namespace when `None`), whose list and watch requests are first edited by `tweak_list_options` (client-go's `NewFilteredWidgetInformer`). It lists and watches through the clientset's typed client of Widget objects, as client-go's does.
 #[inline]
 pub fn new_filtered_widget_informer(
-    client: ::informer_runtime::Client,
+    client: ::kube_informers::Client,
     namespace: ::std::option::Option<&str>,
     resync: ::std::time::Duration,
-    indexers: ::informer_runtime::Indexers<crate::crds::example_com::v1::Widget>,
-    tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
-) -> ::informer_runtime::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
-    let api: ::informer_runtime::api::Api<
-        crate::crds::example_com::v1::Widget,
-        ::informer_runtime::api::StatusAndScale,
-    > = match namespace {
-        ::std::option::Option::Some(namespace) => {
-            ::informer_runtime::api::Api::namespaced(client, namespace)
-        }
-        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-    };
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    indexers: ::kube_informers::Indexers<crate::crds::example_com::v1::Widget>,
+    tweak_list_options: ::std::option::Option<::kube_informers::TweakListOptions>,
+) -> ::kube_informers::SharedIndexInformer<crate::crds::example_com::v1::Widget> {
+    let mut options = ::kube_informers::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::kube_informers::new_informer(
+        &client,
+        &::kube_informers::source::typed::<crate::crds::example_com::v1::Widget>(),
+        namespace,
+        options,
+    )
 }
 /// Reads [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) from an informer's cache (client-go's `WidgetLister`).
 ///
 /// A Widget is a configurable gadget.
 #[derive(Clone)]
 pub struct WidgetLister {
-    lister: ::informer_runtime::Lister<crate::crds::example_com::v1::Widget>,
+    lister: ::kube_informers::Lister<crate::crds::example_com::v1::Widget>,
 }
 impl WidgetLister {
     /// A lister of Widget objects over `indexer` (usually an informer's).
     #[inline]
     pub fn new(
-        indexer: ::informer_runtime::Indexer<crate::crds::example_com::v1::Widget>,
+        indexer: ::kube_informers::Indexer<crate::crds::example_com::v1::Widget>,
     ) -> Self {
         Self {
-            lister: ::informer_runtime::Lister::new(indexer),
+            lister: ::kube_informers::Lister::new(indexer),
         }
     }
     /// Every Widget (example.com/v1, kind Widget) in the cache matching `selector`, in every namespace.
     #[inline]
     pub fn list(
         &self,
-        selector: &::informer_runtime::Selector,
+        selector: &::kube_informers::Selector,
     ) -> ::std::vec::Vec<::std::sync::Arc<crate::crds::example_com::v1::Widget>> {
         self.lister.list(selector)
     }
@@ -161,14 +112,14 @@ impl WidgetLister {
 }
 /// Reads [`Widget`](crate::crds::example_com::v1::Widget) objects (example.com/v1, kind Widget) of one namespace from an informer's cache (client-go's `WidgetNamespaceLister`).
 pub struct WidgetNamespaceLister {
-    lister: ::informer_runtime::NamespaceLister<crate::crds::example_com::v1::Widget>,
+    lister: ::kube_informers::NamespaceLister<crate::crds::example_com::v1::Widget>,
 }
 impl WidgetNamespaceLister {
     /// Every Widget in this namespace matching `selector`.
     #[inline]
     pub fn list(
         &self,
-        selector: &::informer_runtime::Selector,
+        selector: &::kube_informers::Selector,
     ) -> ::std::vec::Vec<::std::sync::Arc<crate::crds::example_com::v1::Widget>> {
         self.lister.list(selector)
     }

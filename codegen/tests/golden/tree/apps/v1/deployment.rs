@@ -8,22 +8,14 @@ impl DeploymentInformer {
     /// The Deployment informer of `factory`, asked for there (as `apps/v1/deployments`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::apps::v1::Deployment,
-            >(
-                "apps/v1/deployments",
-                |core| {
-                    new_filtered_deployment_informer(
-                        core.informer_client(),
-                        core.namespace(),
-                        core.resync_for::<::k8s_openapi::api::apps::v1::Deployment>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::apps::v1::Deployment,
+                >(),
+            ),
+        }
     }
     /// The factory's shared informer of Deployment objects, registered as `apps/v1/deployments`.
     #[inline]
@@ -41,40 +33,10 @@ impl DeploymentInformer {
     }
     /// The factory's shared informer of the projection `V` of Deployment objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Deployment)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Deployment objects. One informer per view type, registered as `apps/v1/deployments as <V>` on the first call and listing and watching as the Deployment informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Deployment informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
-        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::apps::v1::Deployment>
-            + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<
-                    V,
-                >("apps/v1/deployments"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
-                        ::std::option::Option::Some(namespace) => {
-                            ::informer_runtime::api::Api::namespaced(
-                                core.informer_client(),
-                                namespace,
-                            )
-                        }
-                        ::std::option::Option::None => {
-                            ::informer_runtime::api::Api::all(core.informer_client())
-                        }
-                    };
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+    pub fn projected<
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::apps::v1::Deployment>,
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) in `namespace` (every namespace when `None`) (client-go's `NewDeploymentInformer`).
@@ -104,23 +66,16 @@ pub fn new_filtered_deployment_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::apps::v1::Deployment>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::apps::v1::Deployment> {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::apps::v1::Deployment,
-        ::informer_runtime::api::StatusAndScale,
-    > = match namespace {
-        ::std::option::Option::Some(namespace) => {
-            ::informer_runtime::api::Api::namespaced(client, namespace)
-        }
-        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-    };
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<::k8s_openapi::api::apps::v1::Deployment>(),
+        namespace,
+        options,
+    )
 }
 /// Reads [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment) from an informer's cache (client-go's `DeploymentLister`).
 #[derive(Clone)]

@@ -62,13 +62,18 @@ impl MetadataVersion {
     pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (the factory's `typed::<Deployment>()`).
+    /// The metadata-only informer of [`Deployment`](k8s_openapi::api::apps::v1::Deployment) objects (apps/v1, kind Deployment): `PartialObjectMeta<Deployment>`, made on the first call, the same on every later call (`metadata::typed::<Deployment>()` in the factory).
     #[inline]
     pub fn deployments(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::apps::v1::Deployment,
     > {
-        self.factory.typed::<::k8s_openapi::api::apps::v1::Deployment>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<
+                ::k8s_openapi::api::apps::v1::Deployment,
+            >(),
+        )
     }
 }

@@ -10,25 +10,14 @@ impl HorizontalPodAutoscalerInformer {
     /// The HorizontalPodAutoscaler informer of `factory`, asked for there (as `autoscaling/v2/horizontalpodautoscalers`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-            >(
-                "autoscaling/v2/horizontalpodautoscalers",
-                |core| {
-                    new_filtered_horizontal_pod_autoscaler_informer(
-                        core.informer_client(),
-                        core.namespace(),
-                        core
-                            .resync_for::<
-                                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-                            >(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+                >(),
+            ),
+        }
     }
     /// The factory's shared informer of HorizontalPodAutoscaler objects, registered as `autoscaling/v2/horizontalpodautoscalers`.
     #[inline]
@@ -46,41 +35,12 @@ impl HorizontalPodAutoscalerInformer {
     }
     /// The factory's shared informer of the projection `V` of HorizontalPodAutoscaler objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => HorizontalPodAutoscaler)`), decoded straight from the list and watch bytes, cached and indexed instead of whole HorizontalPodAutoscaler objects. One informer per view type, registered as `autoscaling/v2/horizontalpodautoscalers as <V>` on the first call and listing and watching as the HorizontalPodAutoscaler informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full HorizontalPodAutoscaler informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
+    pub fn projected<
         V: ::informer_runtime::Projection<
                 Of = ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-            > + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<
-                    V,
-                >("autoscaling/v2/horizontalpodautoscalers"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
-                        ::std::option::Option::Some(namespace) => {
-                            ::informer_runtime::api::Api::namespaced(
-                                core.informer_client(),
-                                namespace,
-                            )
-                        }
-                        ::std::option::Option::None => {
-                            ::informer_runtime::api::Api::all(core.informer_client())
-                        }
-                    };
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+            >,
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) in `namespace` (every namespace when `None`) (client-go's `NewHorizontalPodAutoscalerInformer`).
@@ -118,23 +78,18 @@ pub fn new_filtered_horizontal_pod_autoscaler_informer(
 ) -> ::informer_runtime::SharedIndexInformer<
     ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
 > {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
-        ::informer_runtime::api::StatusSubresource,
-    > = match namespace {
-        ::std::option::Option::Some(namespace) => {
-            ::informer_runtime::api::Api::namespaced(client, namespace)
-        }
-        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-    };
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<
+            ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+        >(),
+        namespace,
+        options,
+    )
 }
 /// Reads [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler) from an informer's cache (client-go's `HorizontalPodAutoscalerLister`).
 #[derive(Clone)]

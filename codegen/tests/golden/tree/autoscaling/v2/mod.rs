@@ -62,14 +62,18 @@ impl MetadataVersion {
     pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (the factory's `typed::<HorizontalPodAutoscaler>()`).
+    /// The metadata-only informer of [`HorizontalPodAutoscaler`](k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler) objects (autoscaling/v2, kind HorizontalPodAutoscaler): `PartialObjectMeta<HorizontalPodAutoscaler>`, made on the first call, the same on every later call (`metadata::typed::<HorizontalPodAutoscaler>()` in the factory).
     #[inline]
     pub fn horizontal_pod_autoscalers(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
     > {
-        self.factory
-            .typed::<::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<
+                ::k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler,
+            >(),
+        )
     }
 }

@@ -79,22 +79,28 @@ impl MetadataVersion {
     pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (the factory's `typed::<Node>()`).
+    /// The metadata-only informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node): `PartialObjectMeta<Node>`, made on the first call, the same on every later call (`metadata::typed::<Node>()` in the factory).
     #[inline]
     pub fn nodes(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::core::v1::Node,
     > {
-        self.factory.typed::<::k8s_openapi::api::core::v1::Node>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<::k8s_openapi::api::core::v1::Node>(),
+        )
     }
-    /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (the factory's `typed::<Pod>()`).
+    /// The metadata-only informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod): `PartialObjectMeta<Pod>`, made on the first call, the same on every later call (`metadata::typed::<Pod>()` in the factory).
     #[inline]
     pub fn pods(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::core::v1::Pod,
     > {
-        self.factory.typed::<::k8s_openapi::api::core::v1::Pod>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<::k8s_openapi::api::core::v1::Pod>(),
+        )
     }
 }

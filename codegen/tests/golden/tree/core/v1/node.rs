@@ -8,21 +8,12 @@ impl NodeInformer {
     /// The Node informer of `factory`, asked for there (as `core/v1/nodes`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::core::v1::Node,
-            >(
-                "core/v1/nodes",
-                |core| {
-                    new_filtered_node_informer(
-                        core.informer_client(),
-                        core.resync_for::<::k8s_openapi::api::core::v1::Node>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<::k8s_openapi::api::core::v1::Node>(),
+            ),
+        }
     }
     /// The factory's shared informer of Node objects, registered as `core/v1/nodes`.
     #[inline]
@@ -38,29 +29,10 @@ impl NodeInformer {
     }
     /// The factory's shared informer of the projection `V` of Node objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Node)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Node objects. One informer per view type, registered as `core/v1/nodes as <V>` on the first call and listing and watching as the Node informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Node informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
+    pub fn projected<
         V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Node>,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<V>("core/v1/nodes"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                        core.informer_client(),
-                    );
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) (cluster-scoped) (client-go's `NewNodeInformer`).
@@ -82,18 +54,16 @@ pub fn new_filtered_node_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Node>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Node> {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::core::v1::Node,
-        ::informer_runtime::api::StatusSubresource,
-    > = ::informer_runtime::api::Api::all(client);
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<::k8s_openapi::api::core::v1::Node>(),
+        ::std::option::Option::None,
+        options,
+    )
 }
 /// Reads [`Node`](k8s_openapi::api::core::v1::Node) objects (core/v1, kind Node) from an informer's cache (client-go's `NodeLister`).
 #[derive(Clone)]

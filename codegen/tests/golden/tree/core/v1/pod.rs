@@ -10,22 +10,12 @@ impl PodInformer {
     /// The Pod informer of `factory`, asked for there (as `core/v1/pods`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::core::v1::Pod,
-            >(
-                "core/v1/pods",
-                |core| {
-                    new_filtered_pod_informer(
-                        core.informer_client(),
-                        core.namespace(),
-                        core.resync_for::<::k8s_openapi::api::core::v1::Pod>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<::k8s_openapi::api::core::v1::Pod>(),
+            ),
+        }
     }
     /// The factory's shared informer of Pod objects, registered as `core/v1/pods`.
     #[inline]
@@ -41,38 +31,10 @@ impl PodInformer {
     }
     /// The factory's shared informer of the projection `V` of Pod objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => Pod)`), decoded straight from the list and watch bytes, cached and indexed instead of whole Pod objects. One informer per view type, registered as `core/v1/pods as <V>` on the first call and listing and watching as the Pod informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full Pod informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
-        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>
-            + ::k8s_openapi::Resource<Scope = ::k8s_openapi::NamespaceResourceScope>,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<V>("core/v1/pods"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = match core.namespace() {
-                        ::std::option::Option::Some(namespace) => {
-                            ::informer_runtime::api::Api::namespaced(
-                                core.informer_client(),
-                                namespace,
-                            )
-                        }
-                        ::std::option::Option::None => {
-                            ::informer_runtime::api::Api::all(core.informer_client())
-                        }
-                    };
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+    pub fn projected<
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::core::v1::Pod>,
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) in `namespace` (every namespace when `None`) (client-go's `NewPodInformer`).
@@ -102,23 +64,16 @@ pub fn new_filtered_pod_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::core::v1::Pod>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::core::v1::Pod> {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::core::v1::Pod,
-        ::informer_runtime::api::StatusSubresource,
-    > = match namespace {
-        ::std::option::Option::Some(namespace) => {
-            ::informer_runtime::api::Api::namespaced(client, namespace)
-        }
-        ::std::option::Option::None => ::informer_runtime::api::Api::all(client),
-    };
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<::k8s_openapi::api::core::v1::Pod>(),
+        namespace,
+        options,
+    )
 }
 /// Reads [`Pod`](k8s_openapi::api::core::v1::Pod) objects (core/v1, kind Pod) from an informer's cache (client-go's `PodLister`).
 ///

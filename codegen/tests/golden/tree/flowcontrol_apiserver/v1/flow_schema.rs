@@ -10,24 +10,14 @@ impl FlowSchemaInformer {
     /// The FlowSchema informer of `factory`, asked for there (as `flowcontrol.apiserver.k8s.io/v1/flowschemas`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-            >(
-                "flowcontrol.apiserver.k8s.io/v1/flowschemas",
-                |core| {
-                    new_filtered_flow_schema_informer(
-                        core.informer_client(),
-                        core
-                            .resync_for::<
-                                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-                            >(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+                >(),
+            ),
+        }
     }
     /// The factory's shared informer of FlowSchema objects, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas`.
     #[inline]
@@ -45,33 +35,12 @@ impl FlowSchemaInformer {
     }
     /// The factory's shared informer of the projection `V` of FlowSchema objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => FlowSchema)`), decoded straight from the list and watch bytes, cached and indexed instead of whole FlowSchema objects. One informer per view type, registered as `flowcontrol.apiserver.k8s.io/v1/flowschemas as <V>` on the first call and listing and watching as the FlowSchema informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full FlowSchema informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
+    pub fn projected<
         V: ::informer_runtime::Projection<
-            Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-        >,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<
-                    V,
-                >("flowcontrol.apiserver.k8s.io/v1/flowschemas"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                        core.informer_client(),
-                    );
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+                Of = ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >,
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) (cluster-scoped) (client-go's `NewFlowSchemaInformer`).
@@ -106,18 +75,18 @@ pub fn new_filtered_flow_schema_informer(
 ) -> ::informer_runtime::SharedIndexInformer<
     ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
 > {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
-        ::informer_runtime::api::StatusSubresource,
-    > = ::informer_runtime::api::Api::all(client);
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<
+            ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+        >(),
+        ::std::option::Option::None,
+        options,
+    )
 }
 /// Reads [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema) from an informer's cache (client-go's `FlowSchemaLister`).
 #[derive(Clone)]

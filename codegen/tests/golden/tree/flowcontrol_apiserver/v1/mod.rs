@@ -51,13 +51,18 @@ impl MetadataVersion {
     pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (the factory's `typed::<FlowSchema>()`).
+    /// The metadata-only informer of [`FlowSchema`](k8s_openapi::api::flowcontrol::v1::FlowSchema) objects (flowcontrol.apiserver.k8s.io/v1, kind FlowSchema): `PartialObjectMeta<FlowSchema>`, made on the first call, the same on every later call (`metadata::typed::<FlowSchema>()` in the factory).
     #[inline]
     pub fn flow_schemas(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
     > {
-        self.factory.typed::<::k8s_openapi::api::flowcontrol::v1::FlowSchema>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<
+                ::k8s_openapi::api::flowcontrol::v1::FlowSchema,
+            >(),
+        )
     }
 }

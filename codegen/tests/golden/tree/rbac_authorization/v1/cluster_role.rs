@@ -8,21 +8,14 @@ impl ClusterRoleInformer {
     /// The ClusterRole informer of `factory`, asked for there (as `rbac.authorization.k8s.io/v1/clusterroles`), so that the factory's `start()` and `wait_for_cache_sync()` include it; built on first use (or when the factory starts), the same informer on every later call (what the version accessor returns).
     #[inline]
     pub fn new(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
-        let ask = factory
-            .ask_for::<
-                ::k8s_openapi::api::rbac::v1::ClusterRole,
-            >(
-                "rbac.authorization.k8s.io/v1/clusterroles",
-                |core| {
-                    new_filtered_cluster_role_informer(
-                        core.informer_client(),
-                        core.resync_for::<::k8s_openapi::api::rbac::v1::ClusterRole>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        Self { ask }
+        Self {
+            ask: ::informer_runtime::InformerAsk::new(
+                factory,
+                ::informer_runtime::source::typed::<
+                    ::k8s_openapi::api::rbac::v1::ClusterRole,
+                >(),
+            ),
+        }
     }
     /// The factory's shared informer of ClusterRole objects, registered as `rbac.authorization.k8s.io/v1/clusterroles`.
     #[inline]
@@ -40,33 +33,10 @@ impl ClusterRoleInformer {
     }
     /// The factory's shared informer of the projection `V` of ClusterRole objects: a struct of your own with only the fields you read (declared with `informer_runtime::projection!(View => ClusterRole)`), decoded straight from the list and watch bytes, cached and indexed instead of whole ClusterRole objects. One informer per view type, registered as `rbac.authorization.k8s.io/v1/clusterroles as <V>` on the first call and listing and watching as the ClusterRole informer does (the factory's namespace, `tweak_list_options`, resync and transforms apply). Asking for the projection does not build the full ClusterRole informer.
     #[inline]
-    pub fn projected<V>(self) -> ::informer_runtime::ProjectedInformer<V>
-    where
-        V: ::informer_runtime::Projection<
-            Of = ::k8s_openapi::api::rbac::v1::ClusterRole,
-        >,
-    {
-        let factory = self.ask.withdraw();
-        let informer = factory
-            .informer_for::<
-                V,
-            >(
-                &::informer_runtime::projection::informer_name::<
-                    V,
-                >("rbac.authorization.k8s.io/v1/clusterroles"),
-                |core| {
-                    let api: ::informer_runtime::api::Api<V> = ::informer_runtime::api::Api::all(
-                        core.informer_client(),
-                    );
-                    ::informer_runtime::projection::new_filtered_informer(
-                        api,
-                        core.resync_for::<V>(),
-                        ::informer_runtime::Indexers::standard(),
-                        core.tweak_list_options(),
-                    )
-                },
-            );
-        ::informer_runtime::ProjectedInformer::new(informer)
+    pub fn projected<
+        V: ::informer_runtime::Projection<Of = ::k8s_openapi::api::rbac::v1::ClusterRole>,
+    >(self) -> ::informer_runtime::ProjectedInformer<V> {
+        self.ask.projected()
     }
 }
 /// A new, unshared informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) (cluster-scoped) (client-go's `NewClusterRoleInformer`).
@@ -93,18 +63,18 @@ pub fn new_filtered_cluster_role_informer(
     indexers: ::informer_runtime::Indexers<::k8s_openapi::api::rbac::v1::ClusterRole>,
     tweak_list_options: ::std::option::Option<::informer_runtime::TweakListOptions>,
 ) -> ::informer_runtime::SharedIndexInformer<::k8s_openapi::api::rbac::v1::ClusterRole> {
-    let api: ::informer_runtime::api::Api<
-        ::k8s_openapi::api::rbac::v1::ClusterRole,
-        ::informer_runtime::api::NoSubresources,
-    > = ::informer_runtime::api::Api::all(client);
-    let list = {
-        let api = api.clone();
-        move |options: ::informer_runtime::ListOptions| api.list(&options)
-    };
-    let watch = move |options: ::informer_runtime::ListOptions| api.watch(&options);
-    let list_watch = ::informer_runtime::ListWatch::new(list, watch)
-        .tweaked(tweak_list_options);
-    ::informer_runtime::SharedIndexInformer::new(list_watch, resync, indexers)
+    let mut options = ::informer_runtime::InformerOptions::default()
+        .resync(resync)
+        .indexers(indexers);
+    options.tweak_list_options = tweak_list_options;
+    ::informer_runtime::new_informer(
+        &client,
+        &::informer_runtime::source::typed::<
+            ::k8s_openapi::api::rbac::v1::ClusterRole,
+        >(),
+        ::std::option::Option::None,
+        options,
+    )
 }
 /// Reads [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole) from an informer's cache (client-go's `ClusterRoleLister`).
 #[derive(Clone)]

@@ -51,13 +51,18 @@ impl MetadataVersion {
     pub fn new(factory: ::informer_runtime::MetadataSharedInformerFactory) -> Self {
         Self { factory }
     }
-    /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (the factory's `typed::<ClusterRole>()`).
+    /// The metadata-only informer of [`ClusterRole`](k8s_openapi::api::rbac::v1::ClusterRole) objects (rbac.authorization.k8s.io/v1, kind ClusterRole): `PartialObjectMeta<ClusterRole>`, made on the first call, the same on every later call (`metadata::typed::<ClusterRole>()` in the factory).
     #[inline]
     pub fn cluster_roles(
         &self,
     ) -> ::informer_runtime::metadata::MetadataInformer<
         ::k8s_openapi::api::rbac::v1::ClusterRole,
     > {
-        self.factory.typed::<::k8s_openapi::api::rbac::v1::ClusterRole>()
+        ::informer_runtime::dynamic::ResourceInformer::from_factory(
+            ::informer_runtime::InformerFactory::factory_core(&self.factory),
+            ::informer_runtime::metadata::typed::<
+                ::k8s_openapi::api::rbac::v1::ClusterRole,
+            >(),
+        )
     }
 }

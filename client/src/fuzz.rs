@@ -4,15 +4,15 @@
 //! kubeconfig loader over the bytes of one file. Not a stable API: hidden from the docs and
 //! free to change with the decoders.
 
-use std::path::{Component, Path};
+use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
 
-use super::config::{from_selected, Config};
-use super::kubeconfig::{KubeConfigOptions, Kubeconfig, Sourced};
+use crate::client::config::Config;
+use crate::client::kubeconfig::{KubeConfigOptions, Kubeconfig};
 use crate::error::{BoxError, Error};
 use crate::watch_event::{ObjectList, WatchEvent};
 
@@ -37,7 +37,7 @@ impl Limits {
     };
 }
 
-/// A list body arriving in `chunks`, decoded by the function `Client::list` decodes one
+/// A list body arriving in `chunks`, decoded by the function `Client::request_list` decodes one
 /// with, in batches of at least `batch_bytes`, within `limits`.
 ///
 /// A decoding task that failed (it panicked) is an `Error::Other` of kind
@@ -55,12 +55,12 @@ pub async fn list_body<'a, T>(
 where
     T: DeserializeOwned + Send + 'static,
 {
-    super::decode_list(
+    crate::client::decode_list(
         body(chunks),
         None,
         batch_bytes,
         omit_managed_fields,
-        super::Limits {
+        crate::client::Limits {
             object: limits.object,
             body: limits.body,
         },
@@ -69,7 +69,7 @@ where
     .await
 }
 
-/// A watch body arriving in `chunks`, decoded by the function `Client::watch` decodes one
+/// A watch body arriving in `chunks`, decoded by the function `Client::request_events` decodes one
 /// with, batches of at most `inline_events` lines decoded inline. The events end with the
 /// first error, as the watch stream does. `omit_managed_fields` cuts every event object's
 /// `metadata.managedFields` out before parsing. A line over `max_line` bytes ends the events
@@ -83,7 +83,7 @@ pub async fn watch_body<'a, T>(
 where
     T: DeserializeOwned + Send + 'static,
 {
-    super::watch_events(
+    crate::client::watch_events(
         body(chunks),
         inline_events,
         omit_managed_fields,
@@ -95,7 +95,7 @@ where
 }
 
 /// A response body that yields `chunks`, in order.
-fn body<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> super::transport::Body {
+fn body<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> crate::client::Body {
     let chunks: Vec<Result<Bytes, BoxError>> = chunks
         .into_iter()
         .map(|chunk| Ok(Bytes::copy_from_slice(chunk)))
@@ -113,39 +113,6 @@ pub fn kubeconfig(dir: &Path, yaml: &[u8], options: &KubeConfigOptions) -> Resul
     let mut merged = Kubeconfig::default();
     merged.merge(&dir.join("config"), yaml)?;
     let mut selected = merged.select(options)?;
-    confine(&mut selected.cluster, |c| {
-        [c.certificate_authority.as_mut()].into_iter().flatten()
-    });
-    if let Some(user) = selected.user.as_mut() {
-        confine(user, |u| {
-            [
-                u.client_certificate.as_mut(),
-                u.client_key.as_mut(),
-                u.token_file.as_mut(),
-            ]
-            .into_iter()
-            .flatten()
-        });
-    }
-    from_selected(&selected)
-}
-
-/// Rewrites the path fields `fields` picks out of `entry` to plain file names, so that they
-/// resolve inside the directory of the entry's file.
-fn confine<'a, T: 'a, I>(entry: &'a mut Sourced<T>, fields: impl FnOnce(&'a mut T) -> I)
-where
-    I: Iterator<Item = &'a mut String>,
-{
-    for path in fields(&mut entry.value).filter(|p| !p.is_empty()) {
-        let name = Path::new(path.as_str())
-            .components()
-            .filter_map(|c| match c {
-                Component::Normal(name) => name.to_str(),
-                _ => None,
-            })
-            .next_back()
-            .unwrap_or("missing")
-            .to_owned();
-        *path = name;
-    }
+    selected.confine_paths();
+    selected.to_config()
 }

@@ -1,0 +1,75 @@
+//! The README's quick start: the code block is `src/bin/quickstart.rs` between its markers,
+//! and the binary, pointed at a test API server by `KUBECONFIG` as a user points it at a
+//! cluster, prints the cache's contents.
+
+use std::process::Command;
+
+use test_apiserver::{TestApiServer, TestEnv};
+
+fn marked(text: &str) -> &str {
+    let begin = "// README-QUICKSTART-BEGIN\n";
+    let start = text.find(begin).expect("the begin marker") + begin.len();
+    let end = text
+        .find("// README-QUICKSTART-END")
+        .expect("the end marker");
+    &text[start..end]
+}
+
+#[test]
+fn the_readme_shows_the_quickstart_binary() {
+    let readme = include_str!("../../README.md");
+    let section = &readme[readme
+        .find("## Quick start")
+        .expect("a Quick start section")..];
+    let start = section.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let end = start + section[start..].find("```\n").expect("the block's end");
+    assert_eq!(
+        &section[start..end],
+        marked(include_str!("../src/bin/quickstart.rs"))
+    );
+}
+
+#[tokio::test]
+async fn the_quickstart_reads_the_cluster_of_its_kubeconfig(
+) -> Result<(), Box<dyn std::error::Error>> {
+    let env = TestEnv::builder()
+        .server(TestApiServer::builder().seed_pods(6).seed_namespaces(2))
+        .start()
+        .await?;
+    let dir = tempfile::tempdir()?;
+    let kubeconfig = dir.path().join("config");
+    env.write_kubeconfig(&kubeconfig)?;
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_quickstart"))
+            .env("KUBECONFIG", &kubeconfig)
+            .output()
+    })
+    .await??;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.starts_with("6 pods in the cache\n"), "{stdout}");
+    // Fixture Pods 0 and 3 have `tier=web`.
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("  ")).count(),
+        2,
+        "{stdout}"
+    );
+    env.shutdown().await;
+    Ok(())
+}
+
+#[test]
+fn without_a_cluster_the_quickstart_says_so_in_a_sentence() -> Result<(), std::io::Error> {
+    let dir = tempfile::tempdir()?;
+    let out = Command::new(env!("CARGO_BIN_EXE_quickstart"))
+        .env("KUBECONFIG", dir.path().join("missing"))
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .output()?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("none of these files exists"), "{stderr}");
+    assert!(!stderr.contains("ConfigError {"), "{stderr}");
+    Ok(())
+}
