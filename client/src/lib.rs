@@ -39,7 +39,7 @@ pub mod object;
 pub mod request;
 pub mod watch_event;
 
-pub use informer_selectors::{labels, selector};
+pub use informer_selectors::{labels, selector, shard};
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};
 pub use client::{Client, Config};

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::shard::ShardSelector;
+
 /// How `resource_version` is interpreted on a list (`resourceVersionMatch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResourceVersionMatch {
@@ -43,6 +45,22 @@ pub struct ListOptions {
     pub allow_watch_bookmarks: bool,
     /// Ask a watch to start with the current state as ADDED events (streaming list).
     pub send_initial_events: Option<bool>,
+    /// Only the objects whose hashed uid or namespace falls in these ranges (KEP-5866,
+    /// `shardSelector`; Kubernetes 1.36+ with the feature on). Sent on lists, every page of
+    /// them, and watches. A server without the feature ignores it and sends everything:
+    /// a list's `metadata.shardInfo` tells which happened.
+    ///
+    /// ```
+    /// use informer_client::ListOptions;
+    /// use informer_client::shard::ShardSelector;
+    ///
+    /// let first_half: ShardSelector =
+    ///     "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')".parse()?;
+    /// let options = ListOptions { shard_selector: Some(first_half), ..Default::default() };
+    /// assert_eq!(options.list_query()[0].0, "shardSelector");
+    /// # Ok::<(), informer_client::shard::ShardSelectorError>(())
+    /// ```
+    pub shard_selector: Option<ShardSelector>,
 }
 
 impl ListOptions {
@@ -87,6 +105,9 @@ impl ListOptions {
         }
         if let Some(m) = self.resource_version_match {
             q.push(("resourceVersionMatch", m.as_str().to_owned()));
+        }
+        if let Some(shards) = &self.shard_selector {
+            q.push(("shardSelector", shards.to_string()));
         }
         q
     }

@@ -9,6 +9,7 @@ use informer_client::api::{
 };
 use informer_client::client::{Client, Config};
 use informer_client::metadata::{LIST_ACCEPT, PARTIAL_OBJECT_METADATA, WATCH_ACCEPT};
+use informer_client::shard::{ShardRange, ShardSelector};
 use informer_client::{
     ApiResource, Discovery, DynamicObject, GroupVersionResource, ListOptions, PartialObjectMeta,
     WatchEvent,
@@ -400,4 +401,87 @@ async fn a_metadata_only_api_asks_for_partial_object_metadata() {
     };
     assert_eq!(added.kind, PARTIAL_OBJECT_METADATA);
     assert_eq!(added.metadata.name.as_deref(), Some("new"));
+}
+
+#[tokio::test]
+async fn a_shard_selector_splits_lists_and_watches_between_replicas() {
+    let (server, client) = server().await;
+    for i in 0..40 {
+        server
+            .create(
+                "configmaps",
+                Some("shop"),
+                fixtures::config_map("shop", &format!("c{i}"), i),
+            )
+            .unwrap();
+    }
+    let api = Api::<ConfigMap>::namespaced(client, "shop");
+    let half = |i: u64| ListOptions {
+        shard_selector: ShardRange::nth_of(i, 2)
+            .map(|r| ShardSelector::uid_range(r.start(), r.end()).unwrap()),
+        limit: Some(7),
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    for i in 0..2 {
+        let mut options = half(i);
+        loop {
+            let page = api.list(&options).await.unwrap();
+            seen.extend(page.items.iter().filter_map(|c| c.metadata.name.clone()));
+            match page.metadata.continue_.filter(|t| !t.is_empty()) {
+                Some(token) => options.continue_token = Some(token),
+                None => break,
+            }
+        }
+    }
+    // Every ConfigMap exactly once over both halves, each page asked with the selector.
+    seen.sort();
+    let mut all: Vec<String> = (0..40).map(|i| format!("c{i}")).collect();
+    all.sort();
+    assert_eq!(seen, all);
+    let asked = server.requests();
+    let lists: Vec<_> = asked
+        .iter()
+        .filter(|r| r.method == "GET" && r.path.ends_with("/configmaps"))
+        .collect();
+    assert!(lists.len() > 2, "paged lists");
+    assert!(lists.iter().all(|r| r.param("shardSelector").is_some()));
+    // A watch with the selector sees only its half.
+    let first = half(0);
+    let from = ListOptions {
+        resource_version: Some(server.resource_version().to_string()),
+        ..first.clone()
+    };
+    let mut events = api.watch(&from).await.unwrap();
+    let selector = first.shard_selector.clone().unwrap();
+    let mut created = 0;
+    for i in 40..60 {
+        let obj = server
+            .create(
+                "configmaps",
+                Some("shop"),
+                fixtures::config_map("shop", &format!("c{i}"), i),
+            )
+            .unwrap();
+        let uid = obj["metadata"]["uid"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        created += usize::from(selector.matches(&uid, "shop"));
+    }
+    for _ in 0..created {
+        let event = tokio::time::timeout(Duration::from_secs(30), events.next())
+            .await
+            .expect("watch event")
+            .expect("open watch")
+            .unwrap();
+        let WatchEvent::Added(cm) = event else {
+            panic!("{event:?}")
+        };
+        let uid = cm.metadata.uid.unwrap_or_default();
+        assert!(
+            selector.matches(&uid, "shop"),
+            "{uid} is not in the first half"
+        );
+    }
 }
