@@ -57,7 +57,6 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
-use std::any::TypeId;
 use std::marker::PhantomData;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
@@ -347,14 +346,6 @@ impl<V: Projection> InformerSource<V> for Projected<V> {
             typed::<V>().informer_name(),
             std::any::type_name::<V>()
         )
-    }
-
-    fn key(&self) -> Option<String> {
-        None
-    }
-
-    fn resync_type(&self) -> TypeId {
-        TypeId::of::<V>()
     }
 
     fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<V> {

@@ -47,14 +47,21 @@ pub trait InformerSource<K>: Send + Sync + 'static {
     /// `apps/v1/deployments` ([`ApiResource::informer_name`]).
     fn informer_name(&self) -> String;
 
-    /// What tells this resource from other resources of `K` in one factory: `None` when
-    /// `K` is one resource's type, the resource (its GVR) when `K` serves many, as
-    /// dynamic and metadata-only objects do.
-    fn key(&self) -> Option<String>;
+    /// What tells this resource from other resources of `K` in one factory: `None` (the
+    /// default) when `K` is one resource's type, the resource (its GVR) when `K` serves
+    /// many, as dynamic and metadata-only objects do.
+    fn key(&self) -> Option<String> {
+        None
+    }
 
     /// The type whose resync period a factory applies
-    /// ([`FactoryBuilder::resync_for`](crate::FactoryBuilder::resync_for)).
-    fn resync_type(&self) -> TypeId;
+    /// ([`FactoryBuilder::resync_for`](crate::FactoryBuilder::resync_for)): `K` by default.
+    fn resync_type(&self) -> TypeId
+    where
+        K: 'static,
+    {
+        TypeId::of::<K>()
+    }
 
     /// The lists and watches of the resource in `namespace` (every namespace when `None`;
     /// ignored for a cluster-scoped resource) through `client`.
@@ -151,14 +158,6 @@ where
 {
     fn informer_name(&self) -> String {
         ApiResource::of::<K>().informer_name()
-    }
-
-    fn key(&self) -> Option<String> {
-        None
-    }
-
-    fn resync_type(&self) -> TypeId {
-        TypeId::of::<K>()
     }
 
     fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<K> {

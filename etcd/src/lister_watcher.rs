@@ -1,6 +1,5 @@
 //! [`EtcdListerWatcher`]: lists and watches the objects under one etcd key prefix.
 
-use std::any::TypeId;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -387,14 +386,6 @@ where
 {
     fn informer_name(&self) -> String {
         ApiResource::of::<K>().informer_name()
-    }
-
-    fn key(&self) -> Option<String> {
-        None
-    }
-
-    fn resync_type(&self) -> TypeId {
-        TypeId::of::<K>()
     }
 
     fn list_watch(&self, _client: Client, namespace: Option<&str>) -> ListWatch<K> {

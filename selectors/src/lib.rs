@@ -19,5 +19,5 @@ pub mod selector;
 pub mod shard;
 
 pub use labels::{CompactLabels, Labels};
-pub use selector::Selector;
+pub use selector::{is_dns_subdomain, Selector};
 pub use shard::{ShardField, ShardRange, ShardSelector, ShardSelectorError};

@@ -477,8 +477,17 @@ fn is_qualified_name_part(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// A DNS-1123 subdomain: lowercase labels of `[a-z0-9-]` joined by dots.
-fn is_dns_subdomain(s: &str) -> bool {
+/// A DNS-1123 subdomain (apimachinery's `IsDNS1123Subdomain`): at most 253 characters,
+/// lowercase labels of `[a-z0-9-]` that start and end alphanumeric, joined by dots. The
+/// shape of label-key prefixes and of most object names.
+///
+/// ```
+/// use informer_selectors::is_dns_subdomain;
+/// assert!(is_dns_subdomain("example.com"));
+/// assert!(!is_dns_subdomain("Example.com"));
+/// assert!(!is_dns_subdomain("a-.b"));
+/// ```
+pub fn is_dns_subdomain(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= PREFIX_MAX
         && s.split('.').all(|label| {

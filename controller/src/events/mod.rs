@@ -60,6 +60,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use informer_runtime::Client;
+use informer_selectors::is_dns_subdomain;
 
 use crate::leader_election::wall_clock;
 
@@ -476,21 +477,6 @@ fn qualified_name_problem(value: &str) -> Option<String> {
         return Some("name part must consist of at most 63 alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character".into());
     }
     None
-}
-
-/// RFC 1123 subdomain: at most 253 characters, lowercase alphanumeric labels with `-`
-/// inside, joined by `.`.
-fn is_dns_subdomain(value: &str) -> bool {
-    value.len() <= 253
-        && !value.is_empty()
-        && value.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-        })
 }
 
 fn check_event(reason: &str, action: &str) -> Result<(), String> {

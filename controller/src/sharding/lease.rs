@@ -11,6 +11,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
 
 use informer_runtime::api::{Api, DeleteParams, PostParams, Preconditions};
 use informer_runtime::ListOptions;
+use informer_selectors::is_dns_subdomain;
 
 /// The label every Lease of a ring carries, with the ring's name as its value.
 pub const RING_LABEL: &str = "sharding.kube-informers.io/ring";
@@ -116,19 +117,6 @@ impl fmt::Debug for LeaseIo {
     }
 }
 
-/// A DNS-1123 subdomain, what a Lease name must be.
-fn dns_subdomain(name: &str) -> bool {
-    name.len() <= 253
-        && name.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-        })
-}
-
 /// A label value: at most 63 of `[A-Za-z0-9._-]`, alphanumeric at both ends.
 fn label_value(v: &str) -> bool {
     v.len() <= 63
@@ -179,7 +167,7 @@ impl LeaseIo {
             ));
         }
         let lease_name = format!("{ring}-{identity}");
-        if !dns_subdomain(&lease_name) {
+        if !is_dns_subdomain(&lease_name) {
             return Err(format!(
                 "the Lease name {lease_name:?} (<ring>-<identity>) must be a lowercase DNS \
                  subdomain of at most 253 characters"
@@ -318,9 +306,9 @@ mod tests {
 
     #[test]
     fn names_must_make_a_valid_lease() {
-        assert!(dns_subdomain("ring-replica-0"));
-        assert!(!dns_subdomain("Ring-0"));
-        assert!(!dns_subdomain("ring-"));
+        assert!(is_dns_subdomain("ring-replica-0"));
+        assert!(!is_dns_subdomain("Ring-0"));
+        assert!(!is_dns_subdomain("ring-"));
         assert!(label_value("foo-controller"));
         assert!(!label_value("-foo"));
     }
