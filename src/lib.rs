@@ -14,6 +14,31 @@
 //! [`Lister`]. Without a factory, [`new_informer`] builds one informer of a source, with
 //! [`InformerOptions`].
 //!
+//! # How it fits together
+//!
+//! Data flows one way, and each step is one module:
+//!
+//! 1. **What to list and watch**: an [`InformerSource`] ([`source`]) turns into a
+//!    [`ListerWatcher`] ([`lister_watcher`]): the client's list and watch of one collection,
+//!    with the factory's namespace and `tweak_list_options` applied.
+//! 2. **Reflector** (private, client-go's `Reflector`): lists in pages, then watches from the
+//!    list's resourceVersion; a 410 relists (never back in time), other failures back off.
+//!    It is the only part that talks to the server.
+//! 3. **Delta channel** (private, client-go's `RealFIFO`): a bounded, in-order queue of
+//!    deltas, so a fast decoder waits instead of piling up pages.
+//! 4. **Apply and distribute** (private): one loop applies each delta to the [store](mod@store)
+//!    and turns it into the event it means for handlers (a relist's missing keys become
+//!    [`Deleted::FinalStateUnknown`]), under the lock a newly added handler takes to
+//!    snapshot the cache: every handler sees Add → Update* → Delete per object, with no gap
+//!    and no duplicate.
+//! 5. **Handlers** ([`handler`], delivered by a private processor): each handler has its own
+//!    queue and thread, so a slow one delays only itself.
+//! 6. **Listers** ([`lister`]) read the store without waiting on the informer's writes.
+//!
+//! Nothing reaches back up: the store knows no reflector, the client knows no informer, and
+//! the controller kit (`informer-controller`) is a layer above this crate. What an informer
+//! did is counted in [`stats`]; why a list failed is a [`ListFailure`] ([`failure`]).
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::time::Duration;

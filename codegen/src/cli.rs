@@ -190,6 +190,7 @@ struct CrdArgs {
 
 /// A command-line error: one line, naming what was wrong.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CliError {
     /// Bad arguments.
     #[error("{0} (see --help)")]

@@ -23,6 +23,7 @@ use crate::read::{self, table};
 /// Why [`Config::generate`] failed. Its `Debug` form is its message, so that a build script
 /// whose `main` returns it prints what went wrong and what to do, not a struct.
 #[derive(thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// An input could not be read.
     #[error(transparent)]

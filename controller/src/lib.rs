@@ -86,6 +86,7 @@ pub use workqueue::WorkQueue;
 
 /// What a successful reconcile asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Action {
     /// Nothing more: the key's failure count is reset.
     Done,
@@ -174,6 +175,7 @@ impl ControllerMetrics {
 
 /// Errors of [`Controller::run`].
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ControllerError {
     /// A cache the workers read cannot sync; no worker started.
     #[error("cache {name} cannot sync, so the controller's workers never started: {source}")]

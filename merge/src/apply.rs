@@ -11,6 +11,7 @@ use crate::typed::{ListKind, Structure, TypeRef};
 
 /// A value that does not fit its type's structure.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TypeError {
     /// A `map` list item without one of the key fields.
     #[error("{path}: associative list with keys has an element that omits key field {key:?} (and doesn't have default value)")]

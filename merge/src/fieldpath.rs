@@ -173,6 +173,7 @@ impl fmt::Display for Path {
 
 /// Why a `FieldsV1` value does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FieldsV1Error {
     /// A node that is not a JSON object.
     #[error("expected an object in the fields trie, got {0}")]

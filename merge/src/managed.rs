@@ -134,6 +134,7 @@ pub struct Entry {
 
 /// Why `managedFields` do not decode.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// Not a list of objects.
     #[error("managedFields must be a list of objects")]
@@ -165,6 +166,9 @@ pub struct Conflict {
 }
 
 /// Why an apply or update failed.
+///
+/// Exhaustive on purpose: a server maps each variant to kube-apiserver's answer, and a new
+/// one must make every such mapping choose.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ApplyError {
     /// The apply changes fields others own (kube-apiserver's 409).

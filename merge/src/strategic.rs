@@ -42,6 +42,7 @@ const MAP: &str = "map[string]interface {}";
 /// Why a strategic merge patch does not apply, with kube-apiserver's message; see
 /// [`Error::kind`] for the answer it gives.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The original is not a JSON object.
     #[error("invalid JSON document")]
@@ -122,6 +123,9 @@ pub enum Error {
 }
 
 /// The answer kube-apiserver gives to an [`Error`].
+///
+/// Exhaustive on purpose: a server maps each variant to kube-apiserver's answer, and a new
+/// one must make every such mapping choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     /// 400 BadRequest with the error's message.

@@ -76,6 +76,7 @@ impl std::fmt::Debug for Identity {
 
 /// How requests authenticate, besides a client certificate.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum AuthConfig {
     /// No `Authorization` header.
     #[default]

@@ -92,6 +92,7 @@ impl EmitOptions {
 
 /// Why generation failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EmitError {
     /// An option holds something that is not a Rust path.
     #[error("option {option}: `{value}` is not a Rust path")]

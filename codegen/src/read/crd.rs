@@ -61,6 +61,7 @@ impl std::error::Error for CrdError {
 
 /// The problems [`CrdError`] reports, each said as what is wrong and what to do about it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CrdErrorKind {
     /// The file or directory could not be read.
     #[error("cannot read it: {0}{hint}", hint = io_hint(.0))]

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 /// Why an input could not be read. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The file or directory could not be read.
     #[error("{path}: cannot read: {source}")]

@@ -167,6 +167,7 @@ pub enum EventError {
 
 /// The API the recorder writes Events to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EventsApi {
     /// `events.k8s.io/v1`.
     EventsV1,

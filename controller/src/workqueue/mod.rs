@@ -74,6 +74,7 @@ enum Next<T> {
 /// How urgent an add is; only a queue built with [`Config::priority_queue`] tells them
 /// apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Priority {
     /// A change to act on (every add unless said otherwise).
     #[default]

@@ -140,6 +140,7 @@ impl<'a> PatchMeta<'a> {
 /// Why a field's merge rules could not be looked up (kube-apiserver answers these with
 /// a 500 carrying the message).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LookupError {
     /// An object was merged into a field that is not an object type.
     #[error("merging an object in json but data type is not struct, instead is: {0}")]

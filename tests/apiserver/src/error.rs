@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 
 /// Why the server could not start, restart or write a file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The listen address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
