@@ -690,7 +690,6 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
             "events/s",
         )
         .against("parallel decode floor", parallel)
-        .target(Target::ratio_at_least(0.8))
         .note(format!("best of {rounds} bursts; the floor decodes on all {cores} cores and does nothing else")),
         Record::new(
             SECTION,
@@ -699,7 +698,8 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
             "events/s",
         )
         .against("holding decode floor", holding)
-        .note("the same rate against the decode floor that also holds what it decodes and frees what an update replaces"),
+        .target(Target::ratio_at_least(1.0))
+        .note("the same rate against the decode floor that also holds what it decodes and frees what an update replaces, as any cache must"),
         Record::new(
             SECTION,
             format!("{p}.ours_1_handler_vs_kube-rs"),
