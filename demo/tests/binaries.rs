@@ -1,6 +1,6 @@
 //! The demo's binaries as a newcomer runs them without a cluster: the embedded server is
 //! used and said to be, the numbers are the seeded ones, and a piped log carries no terminal
-//! escape codes. Also: the README's projection block is `src/bin/projection.rs`.
+//! escape codes.
 
 use std::process::{Command, Output};
 
@@ -66,21 +66,4 @@ fn the_projection_runs_on_the_embedded_server() -> Result<(), std::io::Error> {
         "{stdout}"
     );
     Ok(())
-}
-
-#[test]
-fn the_readme_shows_the_projection_binary() {
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme
-        .find("## Typed projections")
-        .expect("a Typed projections section")..];
-    let start = section.find("```rust\n").expect("a rust block") + "```rust\n".len();
-    let end = start + section[start..].find("```\n").expect("the block's end");
-    let code = include_str!("../src/bin/projection.rs");
-    let begin = "// README-PROJECTION-BEGIN\n";
-    let from = code.find(begin).expect("the begin marker") + begin.len();
-    let to = code
-        .find("// README-PROJECTION-END")
-        .expect("the end marker");
-    assert_eq!(&section[start..end], &code[from..to]);
 }

@@ -1,4 +1,4 @@
-//! The README's quick start, built and run by `tests/readme_quickstart.rs` exactly as the
+//! The README's quick start, built and run by `tests/readme.rs` exactly as the
 //! README shows it.
 
 // README-QUICKSTART-BEGIN

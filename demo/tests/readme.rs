@@ -1,31 +1,44 @@
-//! The README's quick start: the code block is `src/bin/quickstart.rs` between its markers,
-//! and the binary, pointed at a test API server by `KUBECONFIG` as a user points it at a
-//! cluster, prints the cache's contents.
+//! The README's code blocks are the demo's binaries: the quick start is
+//! `src/bin/quickstart.rs` and the typed projection `src/bin/projection.rs`, each between
+//! its markers. The quick start, pointed at a test API server by `KUBECONFIG` as a user
+//! points it at a cluster, prints the cache's contents.
 
 use std::process::Command;
 
 use test_apiserver::{TestApiServer, TestEnv};
 
-fn marked(text: &str) -> &str {
-    let begin = "// README-QUICKSTART-BEGIN\n";
-    let start = text.find(begin).expect("the begin marker") + begin.len();
-    let end = text
-        .find("// README-QUICKSTART-END")
+/// The first `rust` block after the README's `heading`.
+fn readme_block(heading: &str) -> &'static str {
+    let readme = include_str!("../../README.md");
+    let section = &readme[readme.find(heading).expect("the section")..];
+    let start = section.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let end = start + section[start..].find("```\n").expect("the block's end");
+    &section[start..end]
+}
+
+/// The code between `// README-<NAME>-BEGIN` and `// README-<NAME>-END`.
+fn marked<'a>(code: &'a str, name: &str) -> &'a str {
+    let begin = format!("// README-{name}-BEGIN\n");
+    let start = code.find(&begin).expect("the begin marker") + begin.len();
+    let end = code
+        .find(&format!("// README-{name}-END"))
         .expect("the end marker");
-    &text[start..end]
+    &code[start..end]
 }
 
 #[test]
 fn the_readme_shows_the_quickstart_binary() {
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme
-        .find("## Quick start")
-        .expect("a Quick start section")..];
-    let start = section.find("```rust\n").expect("a rust block") + "```rust\n".len();
-    let end = start + section[start..].find("```\n").expect("the block's end");
     assert_eq!(
-        &section[start..end],
-        marked(include_str!("../src/bin/quickstart.rs"))
+        readme_block("## Quick start"),
+        marked(include_str!("../src/bin/quickstart.rs"), "QUICKSTART")
+    );
+}
+
+#[test]
+fn the_readme_shows_the_projection_binary() {
+    assert_eq!(
+        readme_block("## Typed projections"),
+        marked(include_str!("../src/bin/projection.rs"), "PROJECTION")
     );
 }
 
