@@ -1,6 +1,7 @@
-//! The demo's binaries as a newcomer runs them without a cluster: the embedded server is
-//! used and said to be, the numbers are the seeded ones, and a piped log carries no terminal
-//! escape codes.
+//! The demo's binaries as a newcomer runs them without a cluster: the demo and the
+//! projection use the embedded server and say so, print the seeded numbers, and a piped log
+//! carries no terminal escape codes; the quick start, which needs a cluster, says so in a
+//! sentence.
 
 use std::process::{Command, Output};
 
@@ -65,5 +66,16 @@ fn the_projection_runs_on_the_embedded_server() -> Result<(), std::io::Error> {
         stdout.contains("read back from the lister: true"),
         "{stdout}"
     );
+    Ok(())
+}
+
+#[test]
+fn without_a_cluster_the_quickstart_says_so_in_a_sentence() -> Result<(), std::io::Error> {
+    let out = without_a_cluster(env!("CARGO_BIN_EXE_quickstart"))?;
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("none of these files exists"), "{stderr}");
+    assert!(!stderr.contains("ConfigError {"), "{stderr}");
     Ok(())
 }
