@@ -1,12 +1,22 @@
 //! Applying deltas to the indexer, and the events each one means for handlers.
 //!
-//! A relist is applied page by page as it arrives: the keys it has shown are remembered
-//! (keys only, not objects), objects whose resourceVersion did not change are left alone,
-//! and when the list ends every cached key it did not show becomes a
-//! `Deleted::FinalStateUnknown`. Peak memory during a relist therefore stays near the
-//! steady state instead of holding the old cache and the whole new list at once.
+//! The first list goes into the empty store page by page as it arrives: nothing else is
+//! there to be consistent with, and the informer has not synced yet.
+//!
+//! A relist (after a 410, a decode error, a restart of the watch) is applied as one step,
+//! KEP-5647's atomic replace: readers see the cache from before it until the list ends, then
+//! the cache after it, never a mix, and handlers receive its events together. Only what
+//! changed is staged while the list arrives: objects whose resourceVersion differs from the
+//! cached one (an unchanged object is not held twice) and the keys the list has shown (keys
+//! only, to find what it no longer contains). Peak memory during a relist is therefore the
+//! steady state plus the changes, not the old cache plus the whole new list.
+//!
+//! The store's resourceVersion ([`Indexer::resource_version`](crate::store::Indexer::resource_version))
+//! moves with every watch event and bookmark applied, and with a list when it has been
+//! applied whole.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::delta_channel::Delta;
 use crate::handler::{Deleted, Event, Origin};
@@ -16,22 +26,39 @@ use crate::store::StoreWriter;
 type Seen = HashSet<String, foldhash::fast::RandomState>;
 
 /// What the applier knows of the list being applied.
-enum Listing {
+enum Listing<K> {
     /// No list under way.
     None,
-    /// A list into a store that was empty when it started: every key cached when it ends
-    /// came from it, so none needs remembering (a first sync of 100k objects skips 100k key
-    /// copies and the final pass over the store).
+    /// A list into a store that was empty when it started, applied as it arrives: every
+    /// key cached when it ends came from it, so none needs remembering (a first sync of 100k
+    /// objects skips 100k key copies and the final pass over the store).
     IntoEmpty,
+    /// A relist, staged until it ends.
+    Relist(Relist<K>),
+}
+
+/// A relist as far as it has arrived.
+struct Relist<K> {
     /// The keys the list has shown; hashed with foldhash, as the store's maps are: keys
     /// come from the API server, and SipHash would be a visible share of a large relist.
-    Seen(Seen),
+    seen: Seen,
+    /// The listed objects that differ from the cache, in list order.
+    changed: Vec<(String, Arc<K>)>,
+}
+
+impl<K> Relist<K> {
+    fn new() -> Self {
+        Self {
+            seen: Seen::default(),
+            changed: Vec::new(),
+        }
+    }
 }
 
 /// Applies deltas to an indexer in order and reports the resulting events.
 pub(crate) struct DeltaApplier<K> {
     writer: StoreWriter<K>,
-    listing: Listing,
+    listing: Listing<K>,
     synced: bool,
 }
 
@@ -54,90 +81,62 @@ impl<K: Object> DeltaApplier<K> {
     pub(crate) fn apply(&mut self, delta: Delta<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
         match delta {
             Delta::ListStart => {
+                // A list that starts again drops what an aborted one staged: the new one
+                // brings it again if it still holds.
                 self.listing = if self.writer.store().is_empty() {
                     Listing::IntoEmpty
                 } else {
-                    Listing::Seen(Seen::default())
+                    Listing::Relist(Relist::new())
                 };
             }
             Delta::Replaced(obj) => {
                 let key = object_key(obj.as_ref());
-                let old = self.writer.store().get_by_key(&key);
-                match &mut self.listing {
-                    Listing::IntoEmpty => {}
-                    Listing::Seen(seen) => {
-                        seen.insert(key.clone());
-                    }
-                    Listing::None => {
-                        self.listing = Listing::Seen(Seen::from_iter([key.clone()]));
-                    }
+                if matches!(self.listing, Listing::None) {
+                    self.listing = Listing::Relist(Relist::new());
                 }
-                match old {
-                    Some(old) if same_version(old.as_ref(), &obj) => {}
-                    Some(old) => {
-                        self.writer.insert_with_key(key, obj.clone());
-                        emit(Event::Updated { old, new: obj }, Origin::Change);
-                    }
-                    None => {
-                        self.writer.insert_with_key(key, obj.clone());
-                        let in_initial_list = !self.synced;
-                        emit(
-                            Event::Added {
-                                obj,
-                                in_initial_list,
-                            },
-                            Origin::Change,
-                        );
+                match &mut self.listing {
+                    Listing::IntoEmpty | Listing::None => self.upsert(key, obj, emit),
+                    Listing::Relist(relist) => {
+                        let unchanged = self
+                            .writer
+                            .store()
+                            .get_by_key(&key)
+                            .is_some_and(|old| same_version(old.as_ref(), &obj));
+                        if !unchanged {
+                            relist.changed.push((key.clone(), obj));
+                        }
+                        relist.seen.insert(key);
                     }
                 }
             }
-            Delta::ListEnd => {
-                let seen = match std::mem::replace(&mut self.listing, Listing::None) {
-                    Listing::IntoEmpty => {
-                        self.synced = true;
-                        return;
-                    }
-                    Listing::Seen(seen) => seen,
-                    Listing::None => Seen::default(),
-                };
-                let mut gone: Vec<String> = self
-                    .writer
-                    .store()
-                    .list_keys()
-                    .into_iter()
-                    .filter(|k| !seen.contains(k))
-                    .collect();
-                drop(seen);
-                // Sorted so handlers see a reproducible order.
-                gone.sort_unstable();
-                for key in gone {
-                    if let Some(last_known) = self.writer.remove(&key) {
-                        emit(
-                            Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),
-                            Origin::Change,
-                        );
-                    }
+            Delta::ListEnd(resource_version) => {
+                match std::mem::replace(&mut self.listing, Listing::None) {
+                    Listing::IntoEmpty => {}
+                    Listing::Relist(relist) => self.replace(relist, emit),
+                    Listing::None => self.replace(Relist::new(), emit),
                 }
+                self.writer.set_resource_version(&resource_version);
                 self.synced = true;
             }
+            Delta::Bookmark(resource_version) => {
+                self.writer.set_resource_version(&resource_version);
+            }
             Delta::Added(new) | Delta::Updated(new) => {
-                let key = object_key(new.as_ref());
-                match self.writer.insert_with_key(key, new.clone()) {
-                    Some(old) => emit(Event::Updated { old, new }, Origin::Change),
-                    None => emit(
-                        Event::Added {
-                            obj: new,
-                            in_initial_list: false,
-                        },
-                        Origin::Change,
-                    ),
+                let rv = new.meta().resource_version().map(str::to_owned);
+                self.upsert(object_key(new.as_ref()), new, emit);
+                if let Some(rv) = rv {
+                    self.writer.set_resource_version(&rv);
                 }
             }
             Delta::Deleted(obj) => {
                 // A handler that never saw the object must not see its deletion either:
                 // each handler's sequence per object is Add, Update*, Delete.
+                let rv = obj.meta().resource_version().map(str::to_owned);
                 if self.writer.remove(&object_key(obj.as_ref())).is_some() {
                     emit(Event::Deleted(Deleted::Object(obj)), Origin::Change);
+                }
+                if let Some(rv) = rv {
+                    self.writer.set_resource_version(&rv);
                 }
             }
             Delta::Sync => {
@@ -152,6 +151,63 @@ impl<K: Object> DeltaApplier<K> {
                 }
             }
         }
+    }
+
+    /// Stores `obj` and emits its add or update.
+    fn upsert(&mut self, key: String, obj: Arc<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
+        let in_initial_list = !self.synced;
+        emit(
+            event(
+                self.writer.insert_with_key(key, obj.clone()),
+                obj,
+                in_initial_list,
+            ),
+            Origin::Change,
+        );
+    }
+
+    /// Applies a finished relist as one write: its changed objects, then the removal of
+    /// every cached key it did not show; then emits the events of both, in that order.
+    fn replace(&mut self, relist: Relist<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
+        let Relist { seen, changed } = relist;
+        let mut gone: Vec<String> = self
+            .writer
+            .store()
+            .list_keys()
+            .into_iter()
+            .filter(|k| !seen.contains(k))
+            .collect();
+        drop(seen);
+        // Sorted so handlers see a reproducible order.
+        gone.sort_unstable();
+        let changes: Vec<(String, Option<Arc<K>>)> = changed
+            .into_iter()
+            .map(|(key, obj)| (key, Some(obj)))
+            .chain(gone.into_iter().map(|key| (key, None)))
+            .collect();
+        let olds = self.writer.apply_all(&changes);
+        let in_initial_list = !self.synced;
+        for ((key, change), old) in changes.into_iter().zip(olds) {
+            match (change, old) {
+                (Some(new), old) => emit(event(old, new, in_initial_list), Origin::Change),
+                (None, Some(last_known)) => emit(
+                    Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),
+                    Origin::Change,
+                ),
+                (None, None) => {}
+            }
+        }
+    }
+}
+
+/// The event of storing `new` where `old` was.
+fn event<K>(old: Option<Arc<K>>, new: Arc<K>, in_initial_list: bool) -> Event<K> {
+    match old {
+        Some(old) => Event::Updated { old, new },
+        None => Event::Added {
+            obj: new,
+            in_initial_list,
+        },
     }
 }
 
@@ -229,7 +285,7 @@ mod tests {
         let out = run(
             &mut a,
             vec![
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
                 Delta::Added(cm("c", "3")),
                 Delta::Updated(cm("a", "4")),
                 Delta::Deleted(cm("b", "5")),
@@ -255,7 +311,7 @@ mod tests {
                 Delta::Replaced(cm("a", "1")),
                 Delta::Replaced(cm("b", "2")),
                 Delta::Replaced(cm("c", "3")),
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
             ],
         );
         let out = run(
@@ -265,7 +321,7 @@ mod tests {
                 Delta::Replaced(cm("a", "1")),
                 Delta::Replaced(cm("b", "7")),
                 Delta::Replaced(cm("d", "8")),
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
             ],
         );
         assert_eq!(
@@ -282,6 +338,83 @@ mod tests {
     }
 
     #[test]
+    fn a_relist_changes_the_store_only_when_it_ends() {
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
+        run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("a", "1")),
+                Delta::Replaced(cm("b", "2")),
+                Delta::ListEnd("2".into()),
+            ],
+        );
+        assert_eq!(idx.resource_version(), "2");
+        let staged = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(cm("b", "5")),
+                Delta::Replaced(cm("c", "6")),
+            ],
+        );
+        assert_eq!(
+            staged,
+            Vec::<String>::new(),
+            "no event before the list ends"
+        );
+        let mut keys = idx.list_keys();
+        keys.sort();
+        assert_eq!(keys, vec!["ns/a", "ns/b"]);
+        assert_eq!(
+            idx.get_by_key("ns/b")
+                .unwrap()
+                .metadata
+                .resource_version
+                .as_deref(),
+            Some("2")
+        );
+        assert_eq!(idx.resource_version(), "2");
+        let out = run(&mut a, vec![Delta::ListEnd("7".into())]);
+        assert_eq!(
+            out,
+            vec![
+                "update b@2->b@5",
+                "add c@6 initial=false",
+                "unknown ns/a a@1"
+            ]
+        );
+        assert_eq!(idx.resource_version(), "7");
+    }
+
+    #[test]
+    fn the_store_resource_version_follows_events_and_bookmarks() {
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
+        run(
+            &mut a,
+            vec![Delta::ListStart, Delta::Replaced(cm("a", "3"))],
+        );
+        assert_eq!(
+            idx.resource_version(),
+            "",
+            "a list counts once applied whole"
+        );
+        run(&mut a, vec![Delta::ListEnd("4".into())]);
+        assert_eq!(idx.resource_version(), "4");
+        let changes = idx.resource_version_changes();
+        run(&mut a, vec![Delta::Updated(cm("a", "9"))]);
+        assert!(changes.has_changed().unwrap());
+        assert_eq!(idx.resource_version(), "9");
+        run(
+            &mut a,
+            vec![Delta::Deleted(cm("a", "10")), Delta::Bookmark("12".into())],
+        );
+        assert_eq!(idx.resource_version(), "12");
+    }
+
+    #[test]
     fn an_aborted_list_does_not_protect_keys_from_deletion() {
         let (_, writer) = store(Indexers::namespace());
         let mut a = DeltaApplier::new(writer);
@@ -291,7 +424,7 @@ mod tests {
                 Delta::ListStart,
                 Delta::Replaced(cm("a", "1")),
                 Delta::Replaced(cm("b", "2")),
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
                 // a relist that failed after its first page, then a restarted one
                 Delta::ListStart,
                 Delta::Replaced(cm("a", "1")),
@@ -299,7 +432,7 @@ mod tests {
                 Delta::Replaced(cm("b", "2")),
             ],
         );
-        let out = run(&mut a, vec![Delta::ListEnd]);
+        let out = run(&mut a, vec![Delta::ListEnd("100".into())]);
         assert_eq!(out, vec!["unknown ns/a a@1"]);
     }
 
@@ -318,7 +451,7 @@ mod tests {
                 Delta::ListStart,
                 Delta::Replaced(cm("b", "3")),
                 Delta::Replaced(cm("c", "4")),
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
             ],
         );
         assert_eq!(
@@ -346,7 +479,7 @@ mod tests {
             vec![
                 Delta::ListStart,
                 Delta::Replaced(cm("a", "1")),
-                Delta::ListEnd,
+                Delta::ListEnd("100".into()),
             ],
         );
         assert_eq!(

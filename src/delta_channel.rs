@@ -21,8 +21,11 @@ pub(crate) enum Delta<K> {
     ListStart,
     /// One object of the current (re)list, as its page arrived.
     Replaced(Arc<K>),
-    /// The (re)list is complete: cached keys it did not contain were deleted meanwhile.
-    ListEnd,
+    /// The (re)list is complete, at this resourceVersion: cached keys it did not contain
+    /// were deleted meanwhile.
+    ListEnd(String),
+    /// Nothing changed up to this resourceVersion (a watch bookmark).
+    Bookmark(String),
     /// The object was created.
     Added(Arc<K>),
     /// The object was changed.
@@ -102,12 +105,12 @@ mod tests {
         let (tx, mut rx) = delta_queue::<u32>(4);
         tx.push(Delta::ListStart).await.unwrap();
         tx.push(Delta::Replaced(Arc::new(1))).await.unwrap();
-        tx.push(Delta::ListEnd).await.unwrap();
+        tx.push(Delta::ListEnd("3".into())).await.unwrap();
         tx.push(Delta::Added(Arc::new(2))).await.unwrap();
         assert_eq!(rx.len(), 4);
         assert_eq!(rx.pop().await, Some(Delta::ListStart));
         assert!(matches!(rx.pop().await, Some(Delta::Replaced(_))));
-        assert_eq!(rx.pop().await, Some(Delta::ListEnd));
+        assert_eq!(rx.pop().await, Some(Delta::ListEnd("3".into())));
         assert_eq!(rx.pop().await, Some(Delta::Added(Arc::new(2))));
         assert_eq!(rx.try_pop(), None);
         tx.push(Delta::Added(Arc::new(3))).await.unwrap();

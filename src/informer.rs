@@ -318,9 +318,19 @@ impl<K: Object> SharedIndexInformer<K> {
         self.inner.started.load(Ordering::Acquire)
     }
 
-    /// The resourceVersion of the last list, watch event or bookmark applied.
+    /// The resourceVersion of the last list, watch event or bookmark the reflector has
+    /// received (client-go's `LastSyncResourceVersion`); the cache may not have applied it
+    /// yet: see [`last_store_sync_resource_version`](Self::last_store_sync_resource_version).
     pub fn last_sync_resource_version(&self) -> String {
         self.inner.status.last_sync_resource_version()
+    }
+
+    /// The resourceVersion the cache is current at: the last list, watch event or bookmark
+    /// applied to it (client-go's `LastStoreSyncResourceVersion`, KEP-5647). What a
+    /// controller compares its own writes with before it trusts the cache, see
+    /// [`Indexer::resource_version`].
+    pub fn last_store_sync_resource_version(&self) -> String {
+        self.inner.indexer.resource_version()
     }
 
     /// The failure of the current list, while listing fails (cleared by the next

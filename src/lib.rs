@@ -83,8 +83,8 @@ pub mod store;
 
 // The client layer, re-exported so that one path names everything an informer user reads.
 pub use informer_client::{
-    api, client, discovery, error, labels, list_options, object, request, selector, shard,
-    watch_event,
+    api, client, discovery, error, labels, list_options, object, request, resource_version,
+    selector, shard, watch_event,
 };
 
 pub use api::{Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams};

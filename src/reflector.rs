@@ -492,7 +492,7 @@ impl<K: Object> Reflector<K> {
                 break;
             }
         }
-        if !self.push(Delta::ListEnd).await {
+        if !self.push(Delta::ListEnd(list_rv.clone())).await {
             return ListEnd::Stopped;
         }
         ListEnd::Done(list_rv)
@@ -646,11 +646,13 @@ impl<K: Object> Reflector<K> {
                         *last_rv = b.resource_version;
                     }
                     if *initial && b.initial_events_end {
-                        if !self.push(Delta::ListEnd).await {
+                        if !self.push(Delta::ListEnd(last_rv.clone())).await {
                             return WatchEnd::Stopped;
                         }
                         *initial = false;
                         self.status.set_list_failure(None);
+                    } else if !*initial && !self.push(Delta::Bookmark(last_rv.clone())).await {
+                        return WatchEnd::Stopped;
                     }
                     self.status.set_resource_version(last_rv);
                     continue;

@@ -14,6 +14,8 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use tokio::sync::watch;
+
 use crate::error::Error;
 use crate::object::{object_key, Meta as _, Object};
 
@@ -418,6 +420,10 @@ const SHARD_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_
 
 type Items<K> = Map<Arc<str>, Slot<K>>;
 
+/// What a map operation on a shard replaced or removed: the key as held, the slot `S`
+/// and the hot set's decoded copy of its object.
+type SlotChange<K, S> = (Arc<str>, S, Option<Arc<K>>);
+
 /// One shard of the objects, on its own cache line so readers of neighbouring shards do
 /// not invalidate each other's lock word.
 #[repr(align(64))]
@@ -442,6 +448,8 @@ struct Shared<K> {
     meta: RwLock<Indexing<K>>,
     shards: Box<[Shard<K>]>,
     hot: Mutex<HotSet<K>>,
+    /// The resourceVersion the content is current at, announced to waiters.
+    resource_version: watch::Sender<Arc<str>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -469,8 +477,7 @@ fn decode<K: Object>(bytes: &[u8]) -> Result<K, String> {
 
 impl<K: Object> Shared<K> {
     fn shard(&self, key: &str) -> &Shard<K> {
-        let h = SHARD_HASH.hash_one(key);
-        &self.shards[(h as usize) % self.shards.len()]
+        &self.shards[self.shard_index(key)]
     }
 
     /// The object in `slot`, decoded if need be; `remember` keeps it in the hot set.
@@ -551,45 +558,88 @@ impl<K: Object> Shared<K> {
     /// `meta` for writing; readers see the old object or the new one, never neither.
     fn put(&self, meta: &mut Indexing<K>, key: &str, obj: &Arc<K>) -> Option<Arc<K>> {
         let slot = self.slot_for(meta.mode, key, obj);
+        let (key, old, hot) = self.put_slot(&mut write(&self.shard(key).items), key, slot, obj);
+        self.reindex_put(meta, &key, old, hot, obj)
+    }
+
+    /// The map half of a put, under the key's shard write lock: the key as held, the slot
+    /// replaced and the hot set's copy of its object.
+    fn put_slot(
+        &self,
+        items: &mut Items<K>,
+        key: &str,
+        slot: Slot<K>,
+        obj: &Arc<K>,
+    ) -> SlotChange<K, Option<Slot<K>>> {
         let compact = matches!(slot, Slot::Encoded(_));
-        let (key, old, hot) = {
-            let mut items = write(&self.shard(key).items);
-            let (key, old) = match items.get_key_value(key).map(|(k, _)| k.clone()) {
-                // The key already held keeps serving the indexes that name it.
-                Some(held) => {
-                    let old = items.insert(held.clone(), slot);
-                    (held, old)
-                }
-                None => {
-                    let key = Arc::<str>::from(key);
-                    items.insert(key.clone(), slot);
-                    (key, None)
-                }
-            };
-            let hot = if compact || matches!(old, Some(Slot::Encoded(_))) {
-                self.rehot(&key, old.as_ref(), Some(obj))
-            } else {
-                None
-            };
-            (key, old, hot)
+        let (key, old) = match items.get_key_value(key).map(|(k, _)| k.clone()) {
+            // The key already held keeps serving the indexes that name it.
+            Some(held) => {
+                let old = items.insert(held.clone(), slot);
+                (held, old)
+            }
+            None => {
+                let key = Arc::<str>::from(key);
+                items.insert(key.clone(), slot);
+                (key, None)
+            }
         };
-        let old = old.map(|slot| self.taken(&key, slot, hot));
-        meta.reindex(&key, old.as_ref().map(Option::as_deref), Some(obj));
+        let hot = if compact || matches!(old, Some(Slot::Encoded(_))) {
+            self.rehot(&key, old.as_ref(), Some(obj))
+        } else {
+            None
+        };
+        (key, old, hot)
+    }
+
+    /// The index half of a put (decoding the old object if it was held encoded); returns
+    /// the old object.
+    fn reindex_put(
+        &self,
+        meta: &mut Indexing<K>,
+        key: &Arc<str>,
+        old: Option<Slot<K>>,
+        hot: Option<Arc<K>>,
+        obj: &Arc<K>,
+    ) -> Option<Arc<K>> {
+        let old = old.map(|slot| self.taken(key, slot, hot));
+        meta.reindex(key, old.as_ref().map(Option::as_deref), Some(obj));
         old.flatten()
     }
 
     /// Takes `key`'s object out of the store and the indexes. The caller holds `meta` for
     /// writing.
     fn take(&self, meta: &mut Indexing<K>, key: &str) -> Option<Arc<K>> {
-        let (key, slot, hot) = {
-            let mut items = write(&self.shard(key).items);
-            let (key, slot) = items.remove_entry(key)?;
-            let hot = self.rehot(&key, Some(&slot), None);
-            (key, slot, hot)
-        };
-        let old = self.taken(&key, slot, hot);
-        meta.reindex(&key, Some(old.as_deref()), None);
+        let (key, slot, hot) = self.take_slot(&mut write(&self.shard(key).items), key)?;
+        self.reindex_take(meta, &key, slot, hot)
+    }
+
+    /// The map half of a take, under the key's shard write lock.
+    fn take_slot(
+        &self,
+        items: &mut Items<K>,
+        key: &str,
+    ) -> Option<SlotChange<K, Slot<K>>> {
+        let (key, slot) = items.remove_entry(key)?;
+        let hot = self.rehot(&key, Some(&slot), None);
+        Some((key, slot, hot))
+    }
+
+    /// The index half of a take; returns the object taken.
+    fn reindex_take(
+        &self,
+        meta: &mut Indexing<K>,
+        key: &Arc<str>,
+        slot: Slot<K>,
+        hot: Option<Arc<K>>,
+    ) -> Option<Arc<K>> {
+        let old = self.taken(key, slot, hot);
+        meta.reindex(key, Some(old.as_deref()), None);
         old
+    }
+
+    fn shard_index(&self, key: &str) -> usize {
+        (SHARD_HASH.hash_one(key) as usize) % self.shards.len()
     }
 
     /// The number of objects (the caller holds `meta`, so no write is under way).
@@ -762,6 +812,59 @@ impl<K: Object> StoreWriter<K> {
         shared.take(&mut meta, key)
     }
 
+    /// Applies every change in `changes` (an object to store under its key, or `None` to
+    /// remove the key) in order, as one write: readers see the store as it was before all
+    /// of them or after all of them, never in between (client-go's atomic `Replace` of
+    /// KEP-5647, for the changes a relist found). Returns what each change replaced or
+    /// removed, in the same order.
+    pub(crate) fn apply_all(
+        &mut self,
+        changes: &[(String, Option<Arc<K>>)],
+    ) -> Vec<Option<Arc<K>>> {
+        if changes.is_empty() {
+            return Vec::new();
+        }
+        let shared = &self.store.inner;
+        let mut meta = write(&shared.meta);
+        // Every shard, not only the ones changed: a reader of two keys must not see one
+        // before the write and the other after it.
+        let mut shards: Vec<RwLockWriteGuard<'_, Items<K>>> =
+            shared.shards.iter().map(|s| write(&s.items)).collect();
+        changes
+            .iter()
+            .map(|(key, change)| {
+                let items = &mut shards[shared.shard_index(key)];
+                match change {
+                    Some(obj) => {
+                        let slot = shared.slot_for(meta.mode, key, obj);
+                        let (key, old, hot) = shared.put_slot(items, key, slot, obj);
+                        shared.reindex_put(&mut meta, &key, old, hot, obj)
+                    }
+                    None => {
+                        let (key, slot, hot) = shared.take_slot(items, key)?;
+                        shared.reindex_take(&mut meta, &key, slot, hot)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Records that the content is now current at `resource_version` (see
+    /// [`Indexer::resource_version`]) and wakes whoever waits for it. Empty values are
+    /// ignored: a server always names the version it lists or watches at.
+    pub(crate) fn set_resource_version(&mut self, resource_version: &str) {
+        if resource_version.is_empty() {
+            return;
+        }
+        self.store.inner.resource_version.send_if_modified(|held| {
+            if **held == *resource_version {
+                return false;
+            }
+            *held = Arc::from(resource_version);
+            true
+        });
+    }
+
     /// Replaces the whole content with `objs`. Readers see the old content or the new one,
     /// never a mix.
     pub fn replace(&mut self, objs: impl IntoIterator<Item = Arc<K>>) {
@@ -779,7 +882,7 @@ impl<K: Object> StoreWriter<K> {
         for obj in objs {
             let key = object_key(obj.as_ref());
             let slot = shared.slot_for(meta.mode, &key, &obj);
-            let i = (SHARD_HASH.hash_one(key.as_str()) as usize) % shards.len();
+            let i = shared.shard_index(&key);
             let key = Arc::<str>::from(key);
             // A duplicate key replaces the earlier object, as an insert would (the hot set
             // was cleared above and nothing is remembered while every shard is locked).
@@ -818,8 +921,26 @@ impl<K: Object> Indexer<K> {
                     })
                     .collect(),
                 hot: Mutex::new(HotSet::new(hot_capacity(mode))),
+                resource_version: watch::Sender::new(Arc::from("")),
             }),
         }
+    }
+
+    /// The resourceVersion this store is current at: the last list, watch event or bookmark
+    /// its informer has applied (client-go's `LastStoreSyncResourceVersion`, KEP-5647); empty
+    /// before the first list has been applied. Everything the server had at that version is
+    /// in the store, and nothing from after it is yet. Whether another resourceVersion is
+    /// older or newer is a question for
+    /// [`ResourceVersionOrder`](crate::resource_version::ResourceVersionOrder).
+    pub fn resource_version(&self) -> String {
+        self.inner.resource_version.borrow().to_string()
+    }
+
+    /// A receiver that wakes when [`resource_version`](Self::resource_version) moves on, for
+    /// waiting until the store has caught up with a write (the value is marked seen: only a
+    /// later change wakes it).
+    pub fn resource_version_changes(&self) -> watch::Receiver<Arc<str>> {
+        self.inner.resource_version.subscribe()
     }
 
     /// How objects are held.

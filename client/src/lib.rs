@@ -37,6 +37,7 @@ pub mod list_options;
 pub mod metadata;
 pub mod object;
 pub mod request;
+pub mod resource_version;
 pub mod watch_event;
 
 pub use informer_selectors::{labels, selector, shard};
@@ -49,6 +50,7 @@ pub use error::{ApiError, Error};
 pub use list_options::{ListOptions, TweakListOptions};
 pub use metadata::PartialObjectMeta;
 pub use object::{GroupVersionResource, Meta, Object};
+pub use resource_version::ResourceVersionOrder;
 pub use selector::Selector;
 pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
 

@@ -52,6 +52,7 @@ pub mod events;
 mod filter;
 pub mod leader_election;
 mod object_ref;
+pub mod read_your_writes;
 pub mod sharding;
 pub mod workqueue;
 
@@ -73,6 +74,7 @@ use tracing::Instrument as _;
 
 use informer_runtime::informer::SharedIndexInformer;
 use informer_runtime::object::Object;
+use read_your_writes::Waited;
 
 pub use enqueue::{enqueue, enqueue_owner, Enqueue, EnqueueOwner};
 pub use filter::{
@@ -81,6 +83,7 @@ pub use filter::{
 };
 pub use leader_election::{LeaderElectionConfig, LeaderElectionError, LeaderElector, LeaseLock};
 pub use object_ref::{ObjectRef, ParseObjectRefError};
+pub use read_your_writes::ReadYourWrites;
 pub use sharding::{ShardRing, ShardRingConfig, ShardRingError, Shards};
 pub use workqueue::WorkQueue;
 
@@ -137,6 +140,8 @@ struct Counts {
     panics: AtomicU64,
     timeouts: AtomicU64,
     backoff_requeues: AtomicU64,
+    read_your_writes_waits: AtomicU64,
+    read_your_writes_timeouts: AtomicU64,
 }
 
 /// A snapshot of [`ControllerMetrics`].
@@ -153,6 +158,12 @@ pub struct ControllerStats {
     pub timeouts: u64,
     /// Reconciles that asked for [`Action::RequeueWithBackoff`].
     pub backoff_requeues: u64,
+    /// Reconciles that first waited for the caches to catch up with their key's last
+    /// writes ([`Controller::read_your_writes`]).
+    pub read_your_writes_waits: u64,
+    /// Of those, the waits that ran out of time: the reconcile went on with the caches as
+    /// they were.
+    pub read_your_writes_timeouts: u64,
 }
 
 impl ControllerMetrics {
@@ -165,6 +176,8 @@ impl ControllerMetrics {
             panics: c.panics.load(Ordering::Relaxed),
             timeouts: c.timeouts.load(Ordering::Relaxed),
             backoff_requeues: c.backoff_requeues.load(Ordering::Relaxed),
+            read_your_writes_waits: c.read_your_writes_waits.load(Ordering::Relaxed),
+            read_your_writes_timeouts: c.read_your_writes_timeouts.load(Ordering::Relaxed),
         }
     }
 
@@ -247,6 +260,7 @@ pub struct Controller<T, R> {
     caches: Vec<Arc<dyn CacheSync>>,
     timeout: Option<Duration>,
     metrics: ControllerMetrics,
+    read_your_writes: Option<ReadYourWrites<T>>,
 }
 
 /// Per-key backoff steps taken by [`Action::RequeueWithBackoff`] in a row.
@@ -292,7 +306,19 @@ where
             caches: Vec::new(),
             timeout: None,
             metrics: ControllerMetrics::default(),
+            read_your_writes: None,
         }
+    }
+
+    /// Before reconciling a key, waits until the caches have caught up with the writes
+    /// the key's earlier reconciles recorded in `writes` (bounded by its timeout; see
+    /// [`read_your_writes`](crate::read_your_writes)). Counted in
+    /// [`ControllerStats::read_your_writes_waits`] and
+    /// [`read_your_writes_timeouts`](ControllerStats::read_your_writes_timeouts).
+    #[must_use]
+    pub fn read_your_writes(mut self, writes: ReadYourWrites<T>) -> Self {
+        self.read_your_writes = Some(writes);
+        self
     }
 
     /// Cancels a reconcile that runs longer than `timeout` (its future is dropped) and
@@ -335,6 +361,7 @@ where
             caches,
             timeout,
             metrics,
+            read_your_writes,
         } = self;
         tokio::select! {
             () = cancel.cancelled() => {
@@ -356,6 +383,7 @@ where
             reconcile,
             timeout,
             metrics,
+            read_your_writes,
             backoffs: Backoffs {
                 steps: Mutex::new(HashMap::default()),
             },
@@ -473,6 +501,7 @@ struct Worker<T, R> {
     reconcile: R,
     timeout: Option<Duration>,
     metrics: ControllerMetrics,
+    read_your_writes: Option<ReadYourWrites<T>>,
     backoffs: Backoffs<T>,
 }
 
@@ -501,6 +530,17 @@ where
 
     async fn process(&self, key: &T) {
         let queue = &self.queue;
+        if let Some(writes) = &self.read_your_writes {
+            match writes.wait(key).await {
+                Waited::No => {}
+                Waited::CaughtUp => self.metrics.count(|c| &c.read_your_writes_waits),
+                Waited::TimedOut => {
+                    self.metrics.count(|c| &c.read_your_writes_waits);
+                    self.metrics.count(|c| &c.read_your_writes_timeouts);
+                    tracing::warn!(key = %key, "the caches did not catch up with this key's last writes in time; reconciling with what they hold");
+                }
+            }
+        }
         let span = tracing::debug_span!("reconcile", key = %key);
         // The call is inside the guarded future too, so a reconcile that panics before it
         // returns its future is caught as well: the key must reach `done` whatever happens.

@@ -220,6 +220,15 @@ impl Client {
         decode_json(&body, &outgoing.context)
     }
 
+    /// The server's version, its `/version` (the server half of `kubectl version`). Tells,
+    /// among other things, whether its resourceVersions may be compared for order
+    /// ([`ResourceVersionOrder::of_server`](crate::ResourceVersionOrder::of_server)).
+    pub async fn apiserver_version(
+        &self,
+    ) -> Result<k8s_openapi::apimachinery::pkg::version::Info, Error> {
+        self.request(Request::get_path("/version")?).await
+    }
+
     /// Sends `request` and decodes the body as `T`, or as the `Status` a delete answers
     /// once the object is gone (kube-client's `Client::request_status`).
     ///

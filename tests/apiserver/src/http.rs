@@ -196,7 +196,7 @@ async fn route(state: &Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
         .to_owned();
     match segs.as_slice() {
         ["version"] => Ok(json_value(&json!({
-            "major": "1", "minor": "33", "gitVersion": "v1.33.0-test-apiserver",
+            "major": "1", "minor": "37", "gitVersion": "v1.37.0-test-apiserver",
             "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
             "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.24.0", "compiler": "gc",
             "platform": "linux/amd64",
