@@ -615,11 +615,7 @@ impl<K: Object> Shared<K> {
     }
 
     /// The map half of a take, under the key's shard write lock.
-    fn take_slot(
-        &self,
-        items: &mut Items<K>,
-        key: &str,
-    ) -> Option<SlotChange<K, Slot<K>>> {
+    fn take_slot(&self, items: &mut Items<K>, key: &str) -> Option<SlotChange<K, Slot<K>>> {
         let (key, slot) = items.remove_entry(key)?;
         let hot = self.rehot(&key, Some(&slot), None);
         Some((key, slot, hot))

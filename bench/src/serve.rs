@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use test_apiserver::{fixtures, PreparedPods, RunningServer, TestApiServer};
+use test_apiserver::{fixtures, FaultTarget, PreparedPods, RunningServer, TestApiServer};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::cli::ServeArgs;
@@ -95,6 +95,22 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
                 match force_relist(&server, clock_ticks) {
                     Ok(()) => "done relist".to_owned(),
                     Err(e) => format!("error relist: {e}"),
+                }
+            }
+            ["relist-changed"] => {
+                // Watchers are kept out while every pod changes, so their relist finds
+                // every pod at a new resourceVersion.
+                clock_ticks += 1;
+                let faults = server.faults();
+                faults.fail_next(1_000, 503, FaultTarget::resource("pods").verb("watch"));
+                faults.cut_watches();
+                let pods = args.pods.to_string();
+                let modified = run_modify(&server, &args, &mut seq, &pods, None).await?;
+                faults.clear();
+                match force_relist(&server, clock_ticks) {
+                    Ok(()) if modified.starts_with("done") => "done relist-changed".to_owned(),
+                    Ok(()) => modified,
+                    Err(e) => format!("error relist-changed: {e}"),
                 }
             }
             [first, ..] if first.starts_with("soak-") => soak.command(&server, &words).await,

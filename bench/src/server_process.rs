@@ -17,6 +17,8 @@
 //! - `rv`: reply `done rv=R`, the latest resourceVersion handed out.
 //! - `watches`: reply `done watches n=K`, the pod watches open on the server.
 //! - `relist`: compacts the watch history and drops every watch, forcing clients to relist;
+//! - `relist-changed`: keeps pod watchers out while every pod is patched, then as `relist`:
+//!   the relist finds every pod changed;
 //!   reply `done relist`.
 //! - `soak-setup`, `soak-start`, `soak-stop`, `soak-state`: the soak's workload, random
 //!   writes and faults in the child (see `sections::soak`).

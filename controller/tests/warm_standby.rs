@@ -1,7 +1,7 @@
 //! Warm standbys ([`Controller::run_leader_elected`]) over the test API server, in real
-//! time with short lease durations: a standby syncs and queues while another replica
-//! leads, reconciles nothing meanwhile, and on the leader's death takes over without a
-//! list of its own, reconciling every object.
+//! time with short lease durations: over 10,000 Foos (the sample controller's CRD), a
+//! standby syncs and queues while another replica leads, reconciles nothing meanwhile, and
+//! on the leader's death takes over without a list of its own, reconciling every Foo once.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -13,14 +13,63 @@ use informer_runtime::client::Config;
 use informer_runtime::{
     new_informer, typed, Client, Indexers, InformerOptions, SharedIndexInformer,
 };
-use k8s_openapi::api::core::v1::ConfigMap;
-use serde_json::json;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-const OBJECTS: usize = 1000;
+const OBJECTS: usize = 10_000;
+const FOOS: &str = "foos.samplecontroller.k8s.io";
+
+/// The sample controller's Foo, with only what the informer needs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Foo {
+    #[serde(default)]
+    metadata: ObjectMeta,
+    #[serde(default)]
+    spec: Value,
+}
+
+impl k8s_openapi::Resource for Foo {
+    const API_VERSION: &'static str = "samplecontroller.k8s.io/v1alpha1";
+    const GROUP: &'static str = "samplecontroller.k8s.io";
+    const KIND: &'static str = "Foo";
+    const VERSION: &'static str = "v1alpha1";
+    const URL_PATH_SEGMENT: &'static str = "foos";
+    type Scope = k8s_openapi::NamespaceResourceScope;
+}
+
+impl k8s_openapi::ListableResource for Foo {
+    const LIST_KIND: &'static str = "FooList";
+}
+
+impl k8s_openapi::Metadata for Foo {
+    type Ty = ObjectMeta;
+
+    fn metadata(&self) -> &ObjectMeta {
+        &self.metadata
+    }
+
+    fn metadata_mut(&mut self) -> &mut ObjectMeta {
+        &mut self.metadata
+    }
+}
+
+/// A server with the sample controller's CRD installed.
+async fn server() -> RunningServer {
+    TestApiServer::builder()
+        .namespaces(["shop"])
+        .crd_file(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/sample-controller/crd/foo.yaml"
+        ))
+        .start()
+        .await
+        .unwrap()
+}
 
 fn election() -> LeaderElectionConfig {
     LeaderElectionConfig {
@@ -42,7 +91,7 @@ async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
 }
 
 struct Replica {
-    informer: SharedIndexInformer<ConfigMap>,
+    informer: SharedIndexInformer<Foo>,
     queue: WorkQueue<ObjectRef>,
     /// Every key reconciled, in order (one lock, so the count and the keys agree).
     reconciled: Arc<Mutex<Vec<String>>>,
@@ -55,7 +104,7 @@ fn replica(server: &RunningServer, identity: &str) -> Replica {
     let client = Client::new(Config::new(server.url())).unwrap();
     let informer = new_informer(
         &client,
-        &typed::<ConfigMap>(),
+        &typed::<Foo>(),
         Some("shop"),
         InformerOptions::default().indexers(Indexers::namespace()),
     );
@@ -87,17 +136,18 @@ fn replica(server: &RunningServer, identity: &str) -> Replica {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_warm_standby_syncs_while_standing_by_and_takes_over_without_listing() {
-    let server = TestApiServer::builder()
-        .namespaces(["shop"])
-        .start()
-        .await
-        .unwrap();
+    let server = server().await;
     for i in 0..OBJECTS {
         server
             .create(
-                "configmaps",
+                FOOS,
                 Some("shop"),
-                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("cm-{i}")}}),
+                json!({
+                    "apiVersion": "samplecontroller.k8s.io/v1alpha1",
+                    "kind": "Foo",
+                    "metadata": {"name": format!("foo-{i}")},
+                    "spec": {"deploymentName": format!("foo-{i}"), "replicas": 1},
+                }),
             )
             .unwrap();
     }
@@ -120,7 +170,7 @@ async fn a_warm_standby_syncs_while_standing_by_and_takes_over_without_listing()
         "a standby never reconciles"
     );
 
-    let lists = server.request_count("list", "configmaps");
+    let lists = server.request_count("list", FOOS);
     // Killed: the task is dropped mid-election, so the Lease is not released.
     a.task.abort();
     a.cancel.cancel();
@@ -129,7 +179,7 @@ async fn a_warm_standby_syncs_while_standing_by_and_takes_over_without_listing()
     })
     .await;
     assert_eq!(
-        server.request_count("list", "configmaps"),
+        server.request_count("list", FOOS),
         lists,
         "the new leader worked off the cache it synced as a standby"
     );
@@ -147,15 +197,11 @@ async fn a_warm_standby_syncs_while_standing_by_and_takes_over_without_listing()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_standby_whose_cache_cannot_sync_stops_standing_for_election() {
-    let server = TestApiServer::builder()
-        .namespaces(["shop"])
-        .start()
-        .await
-        .unwrap();
+    let server = server().await;
     // Every list is refused: the informer reports a sync error it will not get over.
     server
         .faults()
-        .fail_next(1000, 403, FaultTarget::resource("configmaps").verb("list"));
+        .fail_next(1000, 403, FaultTarget::resource(FOOS).verb("list"));
     let r = replica(&server, "a");
     let ended = tokio::time::timeout(Duration::from_secs(60), r.task)
         .await
