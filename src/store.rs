@@ -420,6 +420,14 @@ const SHARD_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_
 
 type Items<K> = Map<Arc<str>, Slot<K>>;
 
+/// The map half of one change of a batch write.
+enum Done<K> {
+    /// Stored; what it replaced.
+    Put(SlotChange<K, Option<Slot<K>>>),
+    /// Removed, if it was there.
+    Taken(Option<SlotChange<K, Slot<K>>>),
+}
+
 /// What a map operation on a shard replaced or removed: the key as held, the slot `S`
 /// and the hot set's decoded copy of its object.
 type SlotChange<K, S> = (Arc<str>, S, Option<Arc<K>>);
@@ -821,26 +829,45 @@ impl<K: Object> StoreWriter<K> {
             return Vec::new();
         }
         let shared = &self.store.inner;
+        // Encoded before any lock is taken: the mode changes only through this writer.
+        let mode = read(&shared.meta).mode;
+        let slots: Vec<Option<Slot<K>>> = changes
+            .iter()
+            .map(|(key, change)| change.as_ref().map(|obj| shared.slot_for(mode, key, obj)))
+            .collect();
         let mut meta = write(&shared.meta);
-        // Every shard, not only the ones changed: a reader of two keys must not see one
-        // before the write and the other after it.
-        let mut shards: Vec<RwLockWriteGuard<'_, Items<K>>> =
-            shared.shards.iter().map(|s| write(&s.items)).collect();
+        let done: Vec<Done<K>> = {
+            // Every shard, not only the ones changed: a reader of two keys must not see one
+            // before the write and the other after it.
+            let mut shards: Vec<RwLockWriteGuard<'_, Items<K>>> =
+                shared.shards.iter().map(|s| write(&s.items)).collect();
+            changes
+                .iter()
+                .zip(slots)
+                .map(|((key, change), slot)| {
+                    let items = &mut shards[shared.shard_index(key)];
+                    match (change, slot) {
+                        (Some(obj), Some(slot)) => {
+                            Done::Put(shared.put_slot(items, key, slot, obj))
+                        }
+                        _ => Done::Taken(shared.take_slot(items, key)),
+                    }
+                })
+                .collect()
+        };
+        // The indexes follow under `meta` alone, which every reader of more than one key
+        // holds; old objects held encoded are decoded here, outside the shard locks.
         changes
             .iter()
-            .map(|(key, change)| {
-                let items = &mut shards[shared.shard_index(key)];
-                match change {
-                    Some(obj) => {
-                        let slot = shared.slot_for(meta.mode, key, obj);
-                        let (key, old, hot) = shared.put_slot(items, key, slot, obj);
-                        shared.reindex_put(&mut meta, &key, old, hot, obj)
-                    }
-                    None => {
-                        let (key, slot, hot) = shared.take_slot(items, key)?;
-                        shared.reindex_take(&mut meta, &key, slot, hot)
-                    }
+            .zip(done)
+            .map(|((_, change), done)| match (change, done) {
+                (Some(obj), Done::Put((key, old, hot))) => {
+                    shared.reindex_put(&mut meta, &key, old, hot, obj)
                 }
+                (_, Done::Taken(Some((key, slot, hot)))) => {
+                    shared.reindex_take(&mut meta, &key, slot, hot)
+                }
+                _ => None,
             })
             .collect()
     }
@@ -1454,5 +1481,67 @@ mod tests {
         stop.store(true, Ordering::Relaxed);
         reader.join().unwrap();
         assert_eq!(s.by_index("app", "199").unwrap().len(), 100);
+    }
+
+    #[test]
+    fn a_batch_write_is_seen_whole_and_indexed_like_single_writes() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        for mode in [CacheMode::Full, CacheMode::compact(2)] {
+            let (s, mut w) = with_mode(mode);
+            for i in 0..100 {
+                w.insert(cm("a", &format!("x{i}"), "0"));
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            let reader = {
+                let s = s.clone();
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let apps: Vec<String> =
+                            s.list().iter().flat_map(|o| app_index(o)).collect();
+                        assert!(
+                            apps.windows(2).all(|w| w[0] == w[1]),
+                            "a mix of batches: {apps:?}"
+                        );
+                        let (first, last) = (s.get_by_key("a/x0"), s.get_by_key("a/x99"));
+                        if let (Some(first), Some(last)) = (first, last) {
+                            // Read in this order, the first can only be as new as the last.
+                            let generation =
+                                |o: &ConfigMap| app_index(o)[0].parse::<u32>().unwrap();
+                            assert!(generation(&first) <= generation(&last));
+                        }
+                    }
+                })
+            };
+            for g in 1..50 {
+                let changes: Vec<(String, Option<Arc<ConfigMap>>)> = (0..100)
+                    .map(|i| {
+                        (
+                            format!("a/x{i}"),
+                            Some(cm("a", &format!("x{i}"), &g.to_string())),
+                        )
+                    })
+                    .collect();
+                let olds = w.apply_all(&changes);
+                assert!(olds.iter().all(|o| o
+                    .as_ref()
+                    .is_some_and(|o| app_index(o) == vec![(g - 1).to_string()])));
+            }
+            stop.store(true, Ordering::Relaxed);
+            reader.join().unwrap();
+            let olds = w.apply_all(&[
+                ("a/x1".to_owned(), None),
+                ("a/new".to_owned(), Some(cm("a", "new", "49"))),
+                ("a/missing".to_owned(), None),
+            ]);
+            assert_eq!(
+                olds.iter().map(Option::is_some).collect::<Vec<_>>(),
+                [true, false, false]
+            );
+            assert_eq!(s.len(), 100);
+            assert!(s.get_by_key("a/x1").is_none());
+            assert_eq!(s.by_index("app", "49").unwrap().len(), 100);
+            assert_eq!(s.inconsistencies(), Vec::<String>::new(), "{mode:?}");
+        }
     }
 }

@@ -62,7 +62,7 @@ pub use informer_controller as controller;
 #[cfg(feature = "controller")]
 pub use informer_controller::{
     leader_election, workqueue, Action, Controller, LeaderElectionConfig, LeaderElector, LeaseLock,
-    ObjectRef, WorkQueue,
+    ObjectRef, ReadYourWrites, WorkQueue,
 };
 
 /// Informers over etcd v3 (`informer-etcd`).
