@@ -100,7 +100,7 @@ impl<K: Object> DeltaApplier<K> {
                         let unchanged = self
                             .writer
                             .store()
-                            .get_by_key(&key)
+                            .peek(&key)
                             .is_some_and(|old| same_version(old.as_ref(), &obj));
                         if !unchanged {
                             relist.changed.push((key.clone(), obj));

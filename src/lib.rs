@@ -27,8 +27,10 @@
 //! 3. **Delta channel** (private, client-go's `RealFIFO`): a bounded, in-order queue of
 //!    deltas, so a fast decoder waits instead of piling up pages.
 //! 4. **Apply and distribute** (private): one loop applies each delta to the [store](mod@store)
-//!    and turns it into the event it means for handlers (a relist's missing keys become
-//!    [`Deleted::FinalStateUnknown`]), under the lock a newly added handler takes to
+//!    and turns it into the event it means for handlers (a relist is applied as one write
+//!    when it ends, its missing keys becoming [`Deleted::FinalStateUnknown`]; the store's
+//!    [resourceVersion](store::Indexer::resource_version) follows), under the lock a newly
+//!    added handler takes to
 //!    snapshot the cache: every handler sees Add → Update* → Delete per object, with no gap
 //!    and no duplicate.
 //! 5. **Handlers** ([`handler`], delivered by a private processor): each handler has its own

@@ -993,6 +993,12 @@ impl<K: Object> Indexer<K> {
         self.inner.get(key, true)
     }
 
+    /// The object stored under `key`, without remembering it in a compact cache's hot set
+    /// (for the relist's comparison of every object, which would evict what readers use).
+    pub(crate) fn peek(&self, key: &str) -> Option<Arc<K>> {
+        self.inner.get(key, false)
+    }
+
     /// The stored object with the same key as `obj`.
     pub fn get(&self, obj: &K) -> Option<Arc<K>> {
         self.get_by_key(&object_key(obj))
