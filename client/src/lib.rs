@@ -37,6 +37,7 @@ pub mod list_options;
 pub mod metadata;
 pub mod object;
 pub mod request;
+mod shard_scan;
 pub mod watch_event;
 
 pub use informer_selectors::{labels, selector, shard};
@@ -50,7 +51,7 @@ pub use list_options::{ListOptions, TweakListOptions};
 pub use metadata::PartialObjectMeta;
 pub use object::{GroupVersionResource, Meta, Object};
 pub use selector::Selector;
-pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
+pub use watch_event::{Bookmark, ObjectList, ShardInfo, WatchEvent, WatchStream};
 
 /// Re-exported so that users and the crates above name one k8s-openapi.
 pub use k8s_openapi;
