@@ -17,6 +17,11 @@
 //!   `initial_events_timeout`), the reflector falls back to list + watch for good. A 410
 //!   for the resourceVersion asked for streams again from the current state (routine, not
 //!   an error).
+//! - With a shard selector (KEP-5866), every list and watch carries it. A list page whose
+//!   `metadata.shardInfo` does not echo it came from a server that ignored it: the client
+//!   drops that page's objects outside the shard before decoding them, and the watches
+//!   after that list are filtered the same way, as a watch has no `shardInfo` to tell.
+//!   Streaming lists have none either, so they are always filtered on the client.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
