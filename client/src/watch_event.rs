@@ -16,7 +16,8 @@ pub struct ObjectList<K> {
     pub metadata: ListMeta,
     /// The items of this page.
     pub items: Vec<K>,
-    /// The list's `metadata.shardInfo` (KEP-5866), which `ListMeta` does not hold: present
+    /// The list's `metadata.shardInfo` (KEP-5866), whatever Kubernetes version k8s-openapi
+    /// is built for (its `ListMeta` holds it only from 1.36 on): present
     /// when the server applied a shard selector. A list that asked for one and has none
     /// was answered by a server that ignored it. (A delete-collection's answer leaves it
     /// out, as do `PartialObjectMetadataList`s, which kube-apiserver sends without it.)

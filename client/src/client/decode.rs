@@ -144,7 +144,8 @@ pub(crate) struct ListDecoder {
     items: Batch,
 }
 
-/// The part of a list's metadata that `ListMeta` leaves out.
+/// A list's `shardInfo`, read on its own: `ListMeta` holds it only from k8s-openapi's
+/// Kubernetes 1.36 types on, and the client builds with any version.
 #[derive(Deserialize)]
 struct ShardInfoOnly {
     #[serde(default, rename = "shardInfo")]
@@ -360,7 +361,12 @@ impl ListDecoder {
         match what {
             Captured::Metadata => {
                 self.metadata = Some(crate::json::from_slice(bytes)?);
-                self.shard_info = crate::json::from_slice::<ShardInfoOnly>(bytes)?.shard_info;
+                // A `shardInfo` of another shape than KEP-5866's is taken as none: the
+                // client then filters, which is right whatever the server did, rather than
+                // failing a list that is otherwise fine.
+                self.shard_info = crate::json::from_slice::<ShardInfoOnly>(bytes)
+                    .ok()
+                    .and_then(|m| m.shard_info);
             }
             Captured::Item => self.items.push(bytes),
         }
