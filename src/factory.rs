@@ -22,6 +22,7 @@ use crate::informer::{InformerOptions, MetadataTransform, SharedIndexInformer};
 use crate::list_options::TweakListOptions;
 use crate::object::Object;
 use crate::projection::{Projected, ProjectedInformer, Projection};
+use crate::shard::ShardSelector;
 use crate::source::{new_informer, InformerSource};
 use crate::store::CacheMode;
 
@@ -32,6 +33,8 @@ pub struct FactoryOptions {
     pub namespace: Option<String>,
     /// Edits every list/watch request.
     pub tweak_list_options: Option<TweakListOptions>,
+    /// Every informer's shard ([`InformerOptions::shard_selector`]).
+    pub shard_selector: Option<ShardSelector>,
     /// Resync period of informers without a per-type one (zero: never).
     pub default_resync: Duration,
     /// Per-type resync periods.
@@ -51,6 +54,7 @@ impl std::fmt::Debug for FactoryOptions {
         f.debug_struct("FactoryOptions")
             .field("namespace", &self.namespace)
             .field("tweak_list_options", &self.tweak_list_options.is_some())
+            .field("shard_selector", &self.shard_selector)
             .field("default_resync", &self.default_resync)
             .field("custom_resync", &self.custom_resync.len())
             .field("metadata_transform", &self.metadata_transform.is_some())
@@ -206,7 +210,7 @@ impl SharedInformerFactoryCore {
     }
 
     /// The options the factory builds an informer of `source` with: named after the
-    /// resource, the resync period for its type, the factory's list options, metadata
+    /// resource, the resync period for its type, the factory's list options and shard, metadata
     /// transform and cache mode, managedFields dropped unless the factory keeps them.
     pub fn informer_options<K: Object>(
         &self,
@@ -218,6 +222,7 @@ impl SharedInformerFactoryCore {
             .drop_managed_fields(!self.options.keep_managed_fields)
             .cache_mode(self.options.cache_mode);
         options.tweak_list_options = self.options.tweak_list_options.clone();
+        options.shard_selector = self.options.shard_selector.clone();
         options.metadata_transform = self.options.metadata_transform.clone();
         options
     }
@@ -671,6 +676,14 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
         tweak: impl Fn(&mut crate::ListOptions) + Send + Sync + 'static,
     ) -> Self {
         self.options.tweak_list_options = Some(Arc::new(tweak));
+        self
+    }
+
+    /// Every informer caches only the objects of `selector`'s shard, filtered by the server
+    /// or, when it ignores the selector, by the client before decoding (see
+    /// [`InformerOptions::shard_selector`]).
+    pub fn shard_selector(mut self, selector: ShardSelector) -> Self {
+        self.options.shard_selector = Some(selector);
         self
     }
 

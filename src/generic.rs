@@ -181,6 +181,7 @@ mod tests {
                         },
                         ..Default::default()
                     }],
+                    shard_info: None,
                 }))
             },
             |_| {

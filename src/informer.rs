@@ -21,12 +21,13 @@ use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
 use crate::handler::{Event, HandlerOptions, Origin, ResourceEventHandler};
 use crate::list_options::{ListOptions, TweakListOptions};
-use crate::lister_watcher::{ListWatch, ListerWatcher};
+use crate::lister_watcher::ListerWatcher;
 use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
 };
+use crate::shard::ShardSelector;
 use crate::stats::InformerStats;
 use crate::store::{store_with_mode, CacheMode, Indexer, Indexers};
 
@@ -155,6 +156,7 @@ impl<K: Object> SharedIndexInformer<K> {
             resync,
             indexers,
             tweak_list_options,
+            shard_selector,
             transform,
             metadata_transform,
             drop_managed_fields,
@@ -167,14 +169,11 @@ impl<K: Object> SharedIndexInformer<K> {
         let name = name.unwrap_or_else(default_name::<K>);
         let (indexer, writer) = store_with_mode(indexers, cache_mode);
         let synced = Arc::new(AtomicBool::new(false));
-        let lister_watcher: Arc<dyn ListerWatcher<K>> = match tweak_list_options {
-            None => Arc::new(lister_watcher),
-            Some(tweak) => {
-                Arc::new(ListWatch::from_lister_watcher(lister_watcher).tweaked(Some(tweak)))
-            }
-        };
+        let lister_watcher: Arc<dyn ListerWatcher<K>> = Arc::new(lister_watcher);
         let config = ReflectorConfig {
             name: name.clone(),
+            shard_selector,
+            tweak_list_options,
             page_size: page_size.max(1),
             streaming_list,
             initial_events_timeout,
@@ -567,6 +566,32 @@ pub struct InformerOptions<K> {
     pub indexers: Indexers<K>,
     /// Edits every list and watch request (client-go's `tweakListOptions`).
     pub tweak_list_options: Option<TweakListOptions>,
+    /// Cache only the objects of this shard (KEP-5866): the informer lists and watches with
+    /// this `shardSelector`, and when the server does not apply it (no echo in the list's
+    /// `metadata.shardInfo`: a server older than Kubernetes 1.36, or the
+    /// `ShardedListAndWatch` feature gate off) it drops the objects outside the shard
+    /// itself, before decoding them: their uid or namespace is found in the raw bytes and
+    /// hashed. Either way the cache and the handlers see the same objects; what the server
+    /// sent anyway is counted in [`InformerStats::shard_skipped`]. A shard selector set by
+    /// [`tweak_list_options`](Self::tweak_list_options) instead is treated the same way.
+    ///
+    /// Client-side filtering needs a [`ListerWatcher`] that passes the options on to the
+    /// client, as every [`InformerSource`](crate::InformerSource) does; a hand-made one
+    /// sees the selector in [`ListOptions`] and must apply it itself.
+    ///
+    /// ```
+    /// use informer_runtime::informer::InformerOptions;
+    /// use informer_runtime::shard::{ShardRange, ShardSelector};
+    /// use k8s_openapi::api::core::v1::Pod;
+    ///
+    /// // Replica 2 of 3 caches the Pods whose uid hashes into the middle third.
+    /// let third = ShardRange::nth_of(1, 3).expect("1 < 3");
+    /// let shard = ShardSelector::uid_range(third.start(), third.end())?;
+    /// let options = InformerOptions::<Pod>::default().shard_selector(shard.clone());
+    /// assert_eq!(options.shard_selector, Some(shard));
+    /// # Ok::<(), informer_runtime::shard::ShardSelectorError>(())
+    /// ```
+    pub shard_selector: Option<ShardSelector>,
     /// Applied to every object before it is cached and delivered, after
     /// [`metadata_transform`](Self::metadata_transform).
     pub transform: Option<Transform<K>>,
@@ -604,6 +629,7 @@ impl<K: Object> Default for InformerOptions<K> {
             resync: Duration::ZERO,
             indexers: Indexers::standard(),
             tweak_list_options: None,
+            shard_selector: None,
             transform: None,
             metadata_transform: None,
             drop_managed_fields: false,
@@ -623,6 +649,7 @@ impl<K> Clone for InformerOptions<K> {
             resync: self.resync,
             indexers: self.indexers.clone(),
             tweak_list_options: self.tweak_list_options.clone(),
+            shard_selector: self.shard_selector.clone(),
             transform: self.transform.clone(),
             metadata_transform: self.metadata_transform.clone(),
             drop_managed_fields: self.drop_managed_fields,
@@ -642,6 +669,7 @@ impl<K> std::fmt::Debug for InformerOptions<K> {
             .field("resync", &self.resync)
             .field("indexers", &self.indexers)
             .field("tweak_list_options", &self.tweak_list_options.is_some())
+            .field("shard_selector", &self.shard_selector)
             .field("transform", &self.transform.is_some())
             .field("metadata_transform", &self.metadata_transform.is_some())
             .field("drop_managed_fields", &self.drop_managed_fields)
@@ -683,6 +711,13 @@ impl<K> InformerOptions<K> {
         tweak: impl Fn(&mut ListOptions) + Send + Sync + 'static,
     ) -> Self {
         self.tweak_list_options = Some(Arc::new(tweak));
+        self
+    }
+
+    /// Cache only the objects of this shard (see the field's docs).
+    #[must_use]
+    pub fn shard_selector(mut self, selector: ShardSelector) -> Self {
+        self.shard_selector = Some(selector);
         self
     }
 

@@ -56,16 +56,6 @@ impl<K: Send + 'static> ListWatch<K> {
         }
     }
 
-    /// A `ListWatch` over any `ListerWatcher`, so that it can be tweaked.
-    pub(crate) fn from_lister_watcher(lister_watcher: impl ListerWatcher<K>) -> Self {
-        let lister = Arc::new(lister_watcher);
-        let watcher = lister.clone();
-        Self {
-            list: Arc::new(move |o| lister.list(o)),
-            watch: Arc::new(move |o| watcher.watch(o)),
-        }
-    }
-
     /// This `ListWatch` with the options of every list and watch request first edited by
     /// `tweak` (client-go's `tweakListOptions`); unchanged when `tweak` is `None`.
     pub fn tweaked(self, tweak: Option<TweakListOptions>) -> Self {

@@ -17,7 +17,13 @@
 //!   `initial_events_timeout`), the reflector falls back to list + watch for good. A 410
 //!   for the resourceVersion asked for streams again from the current state (routine, not
 //!   an error).
+//! - With a shard selector (KEP-5866), every list and watch carries it. A list page whose
+//!   `metadata.shardInfo` does not echo it came from a server that ignored it: the client
+//!   drops that page's objects outside the shard before decoding them, and the watches
+//!   after that list are filtered the same way, as a watch has no `shardInfo` to tell.
+//!   Streaming lists have none either, so they are always filtered on the client.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,10 +38,12 @@ use crate::delta_channel::{Delta, DeltaSender};
 use crate::error::{ApiError, Error, ErrorKind};
 use crate::failure::{ListFailure, Step};
 use crate::informer::{Transform, WatchErrorHandler};
-use crate::list_options::{ListOptions, ResourceVersionMatch};
+use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
+use crate::shard::ShardSelector;
 use crate::stats::Counters;
+use crate::watch_event::ShardInfo;
 
 /// The default page size of a list.
 pub(crate) const DEFAULT_PAGE_SIZE: i64 = 500;
@@ -135,6 +143,10 @@ pub(crate) struct ReflectorConfig {
     pub(crate) name: String,
     /// Page size of lists.
     pub(crate) page_size: i64,
+    /// The shard of the objects listed and watched (KEP-5866).
+    pub(crate) shard_selector: Option<ShardSelector>,
+    /// Edits every list and watch request, last.
+    pub(crate) tweak_list_options: Option<TweakListOptions>,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
     pub(crate) streaming_list: bool,
     /// How long a streaming list may wait for its `initial-events-end` bookmark.
@@ -150,6 +162,8 @@ impl std::fmt::Debug for ReflectorConfig {
         f.debug_struct("ReflectorConfig")
             .field("name", &self.name)
             .field("page_size", &self.page_size)
+            .field("shard_selector", &self.shard_selector)
+            .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("streaming_list", &self.streaming_list)
             .field("initial_events_timeout", &self.initial_events_timeout)
             .field("backoff", &self.backoff)
@@ -163,6 +177,8 @@ impl Default for ReflectorConfig {
         Self {
             name: String::new(),
             page_size: DEFAULT_PAGE_SIZE,
+            shard_selector: None,
+            tweak_list_options: None,
             streaming_list: false,
             initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
             backoff: BackoffConfig::default(),
@@ -178,13 +194,20 @@ pub(crate) struct Reflector<K> {
     transform: Option<Transform<K>>,
     config: ReflectorConfig,
     status: Arc<ReflectorStatus>,
+    /// The server was found to ignore the shard selector, and that was logged.
+    shard_ignored_logged: AtomicBool,
 }
 
 /// Wraps a watched object into the delta its event type means.
 type MakeDelta<K> = fn(Arc<K>) -> Delta<K>;
 
 enum ListEnd {
-    Done(String),
+    Done {
+        resource_version: String,
+        /// A shard selector was asked for and the server did not apply it: the watch that
+        /// follows must be filtered on the client.
+        client_filters: bool,
+    },
     Failed(Error),
     Stopped,
 }
@@ -231,7 +254,21 @@ impl<K: Object> Reflector<K> {
             transform,
             config,
             status,
+            shard_ignored_logged: AtomicBool::new(false),
         }
+    }
+
+    /// `options` as the informer sends them: with its shard selector, then edited by its
+    /// tweak; when `client_filters` and a shard selector is set (by either), with the
+    /// client-side filter that counts into this informer's stats.
+    fn request_options(&self, mut options: ListOptions, client_filters: bool) -> ListOptions {
+        options.shard_selector = self.config.shard_selector.clone();
+        if let Some(tweak) = &self.config.tweak_list_options {
+            tweak(&mut options);
+        }
+        options.client_shard_filter = (client_filters && options.shard_selector.is_some())
+            .then(|| self.status.counters.shard_filter.clone());
+        options
     }
 
     /// Lists and watches until `cancel` fires or the queue's consumer is gone.
@@ -243,18 +280,23 @@ impl<K: Object> Reflector<K> {
         let mut listed = false;
         let mut lists_started = 0u64;
         let mut same_list = false;
+        // The last list found the server ignoring the shard selector.
+        let mut client_filters = false;
         loop {
             if cancel.is_cancelled() || self.queue.is_closed() {
                 return;
             }
             let end = if listed {
                 Counters::bump(&self.status.counters.watches);
-                let options = ListOptions {
-                    resource_version: Some(last_rv.clone()),
-                    allow_watch_bookmarks: true,
-                    timeout_seconds: Some(random_watch_timeout()),
-                    ..Default::default()
-                };
+                let options = self.request_options(
+                    ListOptions {
+                        resource_version: Some(last_rv.clone()),
+                        allow_watch_bookmarks: true,
+                        timeout_seconds: Some(random_watch_timeout()),
+                        ..Default::default()
+                    },
+                    client_filters,
+                );
                 match self.open_watch(&cancel, options).await {
                     None => return,
                     Some(Ok(stream)) => {
@@ -301,9 +343,13 @@ impl<K: Object> Reflector<K> {
                     }
                 } else {
                     match self.list(&cancel, &list_from).await {
-                        ListEnd::Done(rv) => {
+                        ListEnd::Done {
+                            resource_version: rv,
+                            client_filters: filters,
+                        } => {
                             tracing::debug!(informer = %self.config.name, resource_version = %rv, "list complete");
                             last_rv = rv;
+                            client_filters = filters;
                             self.status.set_resource_version(&last_rv);
                             self.status.set_list_failure(None);
                             listed = true;
@@ -443,18 +489,25 @@ impl<K: Object> Reflector<K> {
         let mut rv = from.to_owned();
         let mut continue_token: Option<String> = None;
         let mut list_rv = String::new();
+        let mut client_filters = false;
         loop {
-            let options = ListOptions {
-                // The server rejects a resourceVersion next to a continue token: the token
-                // already pins the list's resourceVersion.
-                resource_version: continue_token
-                    .is_none()
-                    .then(|| rv.clone())
-                    .filter(|rv| !rv.is_empty()),
-                limit: Some(self.config.page_size),
-                continue_token: continue_token.clone(),
-                ..Default::default()
-            };
+            // Every page may be filtered on the client: the client does so unless the
+            // page's own `shardInfo` says the server applied the selector.
+            let options = self.request_options(
+                ListOptions {
+                    // The server rejects a resourceVersion next to a continue token: the
+                    // token already pins the list's resourceVersion.
+                    resource_version: continue_token
+                        .is_none()
+                        .then(|| rv.clone())
+                        .filter(|rv| !rv.is_empty()),
+                    limit: Some(self.config.page_size),
+                    continue_token: continue_token.clone(),
+                    ..Default::default()
+                },
+                true,
+            );
+            let asked = options.shard_selector.clone();
             let page = tokio::select! {
                 _ = cancel.cancelled() => return ListEnd::Stopped,
                 r = self.lister_watcher.list(options) => r,
@@ -465,6 +518,7 @@ impl<K: Object> Reflector<K> {
                     tracing::info!(informer = %self.config.name, resource_version = %rv, error = %e, "list expired (410); listing again from the current state");
                     rv.clear();
                     continue_token = None;
+                    client_filters = false;
                     if !self.push(Delta::ListStart).await {
                         return ListEnd::Stopped;
                     }
@@ -473,6 +527,12 @@ impl<K: Object> Reflector<K> {
                 Err(e) => return ListEnd::Failed(e),
             };
             Counters::bump(&self.status.counters.list_pages);
+            if let Some(asked) = &asked {
+                if !page.shard_info.as_ref().is_some_and(|i| i.applies(asked)) {
+                    client_filters = true;
+                    self.log_shard_ignored(asked, page.shard_info.as_ref());
+                }
+            }
             if let Some(page_rv) = page.metadata.resource_version.filter(|r| !r.is_empty()) {
                 list_rv = page_rv;
             }
@@ -495,7 +555,25 @@ impl<K: Object> Reflector<K> {
         if !self.push(Delta::ListEnd(list_rv.clone())).await {
             return ListEnd::Stopped;
         }
-        ListEnd::Done(list_rv)
+        ListEnd::Done {
+            resource_version: list_rv,
+            client_filters,
+        }
+    }
+
+    /// Says, once per informer, that the server did not apply the shard selector.
+    fn log_shard_ignored(&self, asked: &ShardSelector, echoed: Option<&ShardInfo>) {
+        if self.shard_ignored_logged.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        match echoed {
+            None => {
+                tracing::info!(informer = %self.config.name, shard_selector = %asked, "the server ignored the shard selector (no shardInfo in the list: it predates KEP-5866 or has the ShardedListAndWatch feature gate off); filtering on the client, before decoding")
+            }
+            Some(info) => {
+                tracing::info!(informer = %self.config.name, shard_selector = %asked, applied = %info.selector, "the server applied another shard selector than the one asked for; filtering on the client, before decoding")
+            }
+        }
     }
 
     /// A streaming list from `last_rv` (the current state when empty).
@@ -505,14 +583,19 @@ impl<K: Object> Reflector<K> {
         last_rv: &mut String,
     ) -> StreamingEnd {
         let asked_for = last_rv.clone();
-        let options = ListOptions {
-            resource_version: Some(asked_for.clone()),
-            resource_version_match: Some(ResourceVersionMatch::NotOlderThan),
-            send_initial_events: Some(true),
-            allow_watch_bookmarks: true,
-            timeout_seconds: Some(random_watch_timeout()),
-            ..Default::default()
-        };
+        // A streaming list carries no shardInfo to tell whether the server applied a shard
+        // selector, so the client filters it (a no-op when the server did).
+        let options = self.request_options(
+            ListOptions {
+                resource_version: Some(asked_for.clone()),
+                resource_version_match: Some(ResourceVersionMatch::NotOlderThan),
+                send_initial_events: Some(true),
+                allow_watch_bookmarks: true,
+                timeout_seconds: Some(random_watch_timeout()),
+                ..Default::default()
+            },
+            true,
+        );
         // A 410 for the current state would only repeat: that server cannot stream.
         let expired = || {
             if asked_for.is_empty() {

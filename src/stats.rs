@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::handler::QueuePolicy;
+use crate::list_options::ShardFilter;
 
 /// Live counters an informer and its reflector update.
 #[derive(Debug, Default)]
@@ -20,6 +21,8 @@ pub(crate) struct Counters {
     pub(crate) modified: AtomicU64,
     pub(crate) deleted: AtomicU64,
     pub(crate) bookmarks: AtomicU64,
+    /// Counts what the client drops outside the informer's shard selector.
+    pub(crate) shard_filter: ShardFilter,
     last_event: Mutex<Option<Instant>>,
 }
 
@@ -93,6 +96,11 @@ pub struct InformerStats {
     pub deleted: u64,
     /// BOOKMARK events received.
     pub bookmarks: u64,
+    /// List items and watch events outside the informer's shard selector
+    /// ([`InformerOptions::shard_selector`](crate::InformerOptions::shard_selector)) that
+    /// the server sent anyway, because it ignored the selector, and that were dropped
+    /// before being decoded. Zero while the server filters.
+    pub shard_skipped: u64,
     /// The resourceVersion the cache reflects.
     pub last_sync_resource_version: String,
     /// Time since the last list item or watch event.
@@ -125,6 +133,7 @@ impl Counters {
             modified: get(&self.modified),
             deleted: get(&self.deleted),
             bookmarks: get(&self.bookmarks),
+            shard_skipped: self.shard_filter.skipped(),
             last_sync_resource_version,
             since_last_event: self.since_last_event(),
             cached_objects,
@@ -147,7 +156,7 @@ pub fn escape_label(value: &str) -> String {
 pub fn render_prometheus(stats: &[InformerStats]) -> String {
     use std::fmt::Write as _;
     type Field = fn(&InformerStats) -> u64;
-    let counters: [(&str, &str, Field); 11] = [
+    let counters: [(&str, &str, Field); 12] = [
         ("lists_total", "Lists started.", |s| s.lists),
         ("list_pages_total", "List pages received.", |s| s.list_pages),
         ("relists_total", "Lists after the first one.", |s| s.relists),
@@ -173,6 +182,11 @@ pub fn render_prometheus(stats: &[InformerStats]) -> String {
         ("bookmarks_total", "BOOKMARK events received.", |s| {
             s.bookmarks
         }),
+        (
+            "shard_skipped_total",
+            "Objects outside the shard selector the server sent anyway, dropped undecoded.",
+            |s| s.shard_skipped,
+        ),
     ];
     let mut out = String::new();
     for (name, help, get) in counters {

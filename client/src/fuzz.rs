@@ -60,6 +60,7 @@ where
         None,
         batch_bytes,
         omit_managed_fields,
+        None,
         crate::client::Limits {
             object: limits.object,
             body: limits.body,
@@ -87,6 +88,7 @@ where
         body(chunks),
         inline_events,
         omit_managed_fields,
+        None,
         max_line,
         CONTEXT.into(),
     )

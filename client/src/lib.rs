@@ -38,6 +38,7 @@ pub mod metadata;
 pub mod object;
 pub mod request;
 pub mod resource_version;
+mod shard_scan;
 pub mod watch_event;
 
 pub use informer_selectors::{labels, selector, shard};
@@ -52,7 +53,7 @@ pub use metadata::PartialObjectMeta;
 pub use object::{GroupVersionResource, Meta, Object};
 pub use resource_version::ResourceVersionOrder;
 pub use selector::Selector;
-pub use watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
+pub use watch_event::{Bookmark, ObjectList, ShardInfo, WatchEvent, WatchStream};
 
 /// Re-exported so that users and the crates above name one k8s-openapi.
 pub use k8s_openapi;

@@ -1,6 +1,7 @@
 //! `ListOptions`: the query parameters of a list or watch request, encoded
 //! exactly as kube-apiserver reads them.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::shard::ShardSelector;
@@ -61,7 +62,70 @@ pub struct ListOptions {
     /// # Ok::<(), informer_client::shard::ShardSelectorError>(())
     /// ```
     pub shard_selector: Option<ShardSelector>,
+    /// Enforce [`shard_selector`](Self::shard_selector) on the client as well, for a server
+    /// that ignores it (one without KEP-5866, or with its feature gate off), counting what
+    /// is dropped in the filter. Never sent; ignored without a shard selector.
+    ///
+    /// Objects outside the selector are dropped **before they are decoded**: their
+    /// `metadata.uid` or `metadata.namespace` is found in the item's bytes and hashed, so
+    /// an object of another shard costs a scan, not a decode. A list filters only when its
+    /// `metadata.shardInfo` does not echo the selector (the server did not apply it),
+    /// whatever this says; a watch, which carries no `shardInfo`, filters every event when
+    /// this is set, so set it on a watch only after a list showed the server ignores the
+    /// selector. Informers do all of that themselves (informer-runtime's
+    /// `InformerOptions::shard_selector`).
+    ///
+    /// ```
+    /// use informer_client::list_options::{ListOptions, ShardFilter};
+    /// use informer_client::shard::ShardSelector;
+    ///
+    /// let filter = ShardFilter::new();
+    /// let options = ListOptions {
+    ///     shard_selector: Some(ShardSelector::uid_range(0, 1 << 63)?),
+    ///     client_shard_filter: Some(filter.clone()),
+    ///     ..Default::default()
+    /// };
+    /// // Not a query parameter: only the selector goes to the server.
+    /// assert_eq!(options.watch_query().len(), 2);
+    /// assert_eq!(filter.skipped(), 0);
+    /// # Ok::<(), informer_client::shard::ShardSelectorError>(())
+    /// ```
+    pub client_shard_filter: Option<ShardFilter>,
 }
+
+/// The counter of a client-side shard filter
+/// ([`ListOptions::client_shard_filter`]): how many list items and watch events outside
+/// the shard selector the server sent anyway were dropped, undecoded. Clones share the
+/// count, and compare equal only to each other.
+#[derive(Clone, Debug, Default)]
+pub struct ShardFilter {
+    skipped: Arc<AtomicU64>,
+}
+
+impl ShardFilter {
+    /// A filter that has dropped nothing yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// List items and watch events dropped so far, by this filter and its clones.
+    pub fn skipped(&self) -> u64 {
+        self.skipped.load(Ordering::Relaxed)
+    }
+
+    /// Counts one more dropped object.
+    pub(crate) fn count_skipped(&self) {
+        self.skipped.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl PartialEq for ShardFilter {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.skipped, &other.skipped)
+    }
+}
+
+impl Eq for ShardFilter {}
 
 impl ListOptions {
     /// Query pairs for a list request, in a stable order.
@@ -90,6 +154,13 @@ impl ListOptions {
             q.push(("sendInitialEvents", send.to_string()));
         }
         q
+    }
+
+    /// The filter a request of these options enforces on the client, if any.
+    pub(crate) fn shard_scan(&self) -> Option<crate::shard_scan::ShardScan> {
+        let selector = self.shard_selector.clone()?;
+        let filter = self.client_shard_filter.clone()?;
+        Some(crate::shard_scan::ShardScan::new(selector, filter))
     }
 
     fn common_query(&self) -> Vec<(&'static str, String)> {

@@ -37,6 +37,7 @@ use crate::api::{DeleteParams, Patch, PatchParams, PostParams};
 use crate::discovery::ApiResource;
 use crate::error::{Error, ErrorKind};
 use crate::list_options::ListOptions;
+use crate::shard_scan::ShardScan;
 
 /// The `Accept` of every request unless it names another, and the `Content-Type` of bodies
 /// other than patches.
@@ -56,6 +57,8 @@ pub struct Request {
     accept: HeaderValue,
     body: Option<(Bytes, HeaderValue)>,
     context: String,
+    /// The shard selector the client enforces on a list or watch the server may not filter.
+    shard: Option<ShardScan>,
 }
 
 impl Request {
@@ -104,6 +107,7 @@ impl Request {
             accept: HeaderValue::from_static(JSON),
             body: None,
             context,
+            shard: None,
         }
     }
 
@@ -166,6 +170,11 @@ impl Request {
     /// What the request does, for its errors: `{verb} {what}`, e.g. `get configmaps shop/settings`.
     pub fn context(&self) -> &str {
         &self.context
+    }
+
+    /// The shard selector enforced on the client (see [`ListOptions::client_shard_filter`]).
+    pub(crate) fn shard_scan(&self) -> Option<&ShardScan> {
+        self.shard.as_ref()
     }
 
     pub(crate) fn accept_header(&self) -> &HeaderValue {
@@ -384,13 +393,17 @@ impl RequestBuilder {
     /// A list of one page (`limit`/`continue` in `options`).
     pub fn list(&self, options: &ListOptions) -> Result<Request, Error> {
         let what = self.resource.plural().to_owned();
-        self.to_collection(Method::GET, "list", what, options.list_query())
+        let mut request = self.to_collection(Method::GET, "list", what, options.list_query())?;
+        request.shard = options.shard_scan();
+        Ok(request)
     }
 
     /// A watch (`resourceVersion`, `allowWatchBookmarks`, `timeoutSeconds` in `options`).
     pub fn watch(&self, options: &ListOptions) -> Result<Request, Error> {
         let what = self.resource.plural().to_owned();
-        self.to_collection(Method::GET, "watch", what, options.watch_query())
+        let mut request = self.to_collection(Method::GET, "watch", what, options.watch_query())?;
+        request.shard = options.shard_scan();
+        Ok(request)
     }
 
     /// A GET of the object `name`.

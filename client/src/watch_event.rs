@@ -6,6 +6,7 @@ use futures_util::stream::BoxStream;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
 
 use crate::error::Error;
+use crate::shard::ShardSelector;
 
 /// One page of a list response: its `ListMeta` (resourceVersion, continue,
 /// remainingItemCount) and its decoded items.
@@ -15,6 +16,40 @@ pub struct ObjectList<K> {
     pub metadata: ListMeta,
     /// The items of this page.
     pub items: Vec<K>,
+    /// The list's `metadata.shardInfo` (KEP-5866), whatever Kubernetes version k8s-openapi
+    /// is built for (its `ListMeta` holds it only from 1.36 on): present
+    /// when the server applied a shard selector. A list that asked for one and has none
+    /// was answered by a server that ignored it. (A delete-collection's answer leaves it
+    /// out, as do `PartialObjectMetadataList`s, which kube-apiserver sends without it.)
+    pub shard_info: Option<ShardInfo>,
+}
+
+/// A list's `metadata.shardInfo` (KEP-5866): the shard selector the server applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct ShardInfo {
+    /// The selector applied, in kube-apiserver's canonical text.
+    #[serde(default)]
+    pub selector: String,
+}
+
+impl ShardInfo {
+    /// True when the server applied exactly `selector` (compared parsed, not as text).
+    ///
+    /// ```
+    /// use informer_client::shard::ShardSelector;
+    /// use informer_client::watch_event::ShardInfo;
+    ///
+    /// let asked = ShardSelector::uid_range(0, 1 << 63)?;
+    /// let echoed = ShardInfo { selector: asked.to_string().replace(", ", ",") };
+    /// assert!(echoed.applies(&asked));
+    /// assert!(!ShardInfo::default().applies(&asked));
+    /// # Ok::<(), informer_client::shard::ShardSelectorError>(())
+    /// ```
+    pub fn applies(&self, selector: &ShardSelector) -> bool {
+        self.selector
+            .parse::<ShardSelector>()
+            .is_ok_and(|applied| applied == *selector)
+    }
 }
 
 /// A BOOKMARK event: a resourceVersion the watch has reached.

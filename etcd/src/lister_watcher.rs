@@ -427,5 +427,6 @@ fn list<K>(
             ..Default::default()
         },
         items,
+        shard_info: None,
     }
 }

@@ -525,6 +525,7 @@ where
             DeleteResponse::Object(list) => DeleteResponse::Object(ObjectList {
                 metadata: list.metadata,
                 items: list.items,
+                shard_info: None,
             }),
             DeleteResponse::Deleted(status) => DeleteResponse::Deleted(status),
         })

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use super::decode_pool::Batch;
 use crate::error::Error;
 use crate::json::Omit;
-use crate::watch_event::{Bookmark, WatchEvent};
+use crate::shard_scan::ShardScan;
+use crate::watch_event::{Bookmark, ShardInfo, WatchEvent};
 
 /// How many bytes of an undecodable watch line an error quotes.
 const QUOTED_LINE_BYTES: usize = 200;
@@ -139,7 +140,16 @@ pub(crate) struct ListDecoder {
     pending: Vec<u8>,
     done: bool,
     metadata: Option<ListMeta>,
+    shard_info: Option<ShardInfo>,
     items: Batch,
+}
+
+/// A list's `shardInfo`, read on its own: `ListMeta` holds it only from k8s-openapi's
+/// Kubernetes 1.36 types on, and the client builds with any version.
+#[derive(Deserialize)]
+struct ShardInfoOnly {
+    #[serde(default, rename = "shardInfo")]
+    shard_info: Option<ShardInfo>,
 }
 
 impl ListDecoder {
@@ -159,6 +169,7 @@ impl ListDecoder {
             pending: Vec::new(),
             done: false,
             metadata: None,
+            shard_info: None,
             items: Batch::default(),
         }
     }
@@ -348,7 +359,15 @@ impl ListDecoder {
             &self.pending
         };
         match what {
-            Captured::Metadata => self.metadata = Some(crate::json::from_slice(bytes)?),
+            Captured::Metadata => {
+                self.metadata = Some(crate::json::from_slice(bytes)?);
+                // A `shardInfo` of another shape than KEP-5866's is taken as none: the
+                // client then filters, which is right whatever the server did, rather than
+                // failing a list that is otherwise fine.
+                self.shard_info = crate::json::from_slice::<ShardInfoOnly>(bytes)
+                    .ok()
+                    .and_then(|m| m.shard_info);
+            }
             Captured::Item => self.items.push(bytes),
         }
         self.pending.clear();
@@ -369,35 +388,57 @@ impl ListDecoder {
         ))
     }
 
-    /// Ends the body: the list's metadata and the items not taken yet, or an error when the
-    /// body was cut short.
-    pub(crate) fn finish(self) -> Result<(ListMeta, Batch), serde_json::Error> {
+    /// The filter items taken now need: `shard` unless the list's metadata, read already,
+    /// says the server applied its selector. Items that come before the metadata (a body
+    /// with its keys reordered) are filtered, which a server's own filtering makes a no-op.
+    pub(crate) fn shard_filter(&self, shard: Option<&ShardScan>) -> Option<ShardScan> {
+        let applied = self
+            .shard_info
+            .as_ref()
+            .zip(shard)
+            .is_some_and(|(info, shard)| info.applies(shard.selector()));
+        shard.filter(|_| !applied).cloned()
+    }
+
+    /// Ends the body: the list's metadata, its `shardInfo` and the items not taken yet, or
+    /// an error when the body was cut short.
+    pub(crate) fn finish(self) -> Result<(ListMeta, Option<ShardInfo>, Batch), serde_json::Error> {
         if !self.done {
             return Err(serde_json::Error::custom(
                 "the list body ended before its closing `}`",
             ));
         }
-        Ok((self.metadata.unwrap_or_default(), self.items))
+        Ok((
+            self.metadata.unwrap_or_default(),
+            self.shard_info,
+            self.items,
+        ))
     }
 }
 
 /// Decodes every item of `batch`, in order, leaving out `metadata.managedFields` when
-/// `omit_managed_fields`.
+/// `omit_managed_fields`, and, undecoded, the items outside `shard`.
 pub(crate) fn decode_items<T: DeserializeOwned>(
     batch: &Batch,
     omit_managed_fields: bool,
+    shard: Option<&ShardScan>,
 ) -> Result<Vec<T>, serde_json::Error> {
     let omit = omit_managed_fields.then_some(Omit::MANAGED_FIELDS);
     let mut items = Vec::with_capacity(batch.len());
     let mut failed = None;
-    batch.for_each(|doc| match crate::json::from_slice_omitting(doc, omit) {
-        Ok(item) => {
-            items.push(item);
-            true
+    batch.for_each(|doc| {
+        if shard.is_some_and(|s| !s.keeps_item(doc)) {
+            return true;
         }
-        Err(e) => {
-            failed = Some(e);
-            false
+        match crate::json::from_slice_omitting(doc, omit) {
+            Ok(item) => {
+                items.push(item);
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
         }
     });
     match failed {
@@ -656,26 +697,33 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
     })
 }
 
-/// Decodes every line of `batch` in order. A line that does not decode ends the events
-/// with an `Error::Decode` quoting it, under `context`.
+/// Decodes every line of `batch` in order, leaving out, undecoded, the events whose object
+/// is outside `shard`. A line that does not decode ends the events with an
+/// `Error::Decode` quoting it, under `context`.
 pub(crate) fn decode_lines<T: DeserializeOwned>(
     batch: &Batch,
     context: &str,
     omit_managed_fields: bool,
+    shard: Option<&ShardScan>,
 ) -> Vec<Result<WatchEvent<T>, Error>> {
     let mut events = Vec::with_capacity(batch.len());
-    batch.for_each(|line| match decode_event(line, omit_managed_fields) {
-        Ok(event) => {
-            events.push(Ok(event));
-            true
+    batch.for_each(|line| {
+        if shard.is_some_and(|s| !s.keeps_event(line)) {
+            return true;
         }
-        Err(source) => {
-            events.push(Err(Error::Decode {
-                context: context.to_owned(),
-                what: quote_line(line),
-                source,
-            }));
-            false
+        match decode_event(line, omit_managed_fields) {
+            Ok(event) => {
+                events.push(Ok(event));
+                true
+            }
+            Err(source) => {
+                events.push(Err(Error::Decode {
+                    context: context.to_owned(),
+                    what: quote_line(line),
+                    source,
+                }));
+                false
+            }
         }
     });
     events
@@ -736,12 +784,133 @@ mod tests {
         for chunk in chunks {
             d.feed(chunk).map_err(|e| format!("{e:?}"))?;
             if let Some(batch) = d.take_items(batch_bytes) {
-                items.extend(decode_items::<Pod>(&batch, false).map_err(text)?);
+                items.extend(decode_items::<Pod>(&batch, false, None).map_err(text)?);
             }
         }
-        let (meta, rest) = d.finish().map_err(text)?;
-        items.extend(decode_items::<Pod>(&rest, false).map_err(text)?);
+        let (meta, _, rest) = d.finish().map_err(text)?;
+        items.extend(decode_items::<Pod>(&rest, false, None).map_err(text)?);
         Ok((meta, items))
+    }
+
+    /// A uid-like string, spread over the hash space as real uids are (FNV-1a puts short
+    /// strings that differ in one digit close together).
+    fn uid(i: u64) -> String {
+        format!(
+            "{:08x}-0000-4000-8000-{i:012x}",
+            i.wrapping_mul(2_654_435_761) % (1 << 32)
+        )
+    }
+
+    /// A list of Pods with the uids `uid(0)`..`uid(n-1)`, with `shard_info` in its metadata.
+    fn sharded_list(n: u64, shard_info: &str) -> Vec<u8> {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"metadata":{{"name":"p{i}","namespace":"ns","uid":"{}"}}}}"#,
+                    uid(i)
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"kind":"PodList","apiVersion":"v1","metadata":{{"resourceVersion":"7"{shard_info}}},"items":[{}]}}"#,
+            items.join(",")
+        )
+        .into_bytes()
+    }
+
+    /// Decodes `body` in small chunks and batches with `shard`, as the list client does:
+    /// the uids kept and the list's `shardInfo`.
+    fn decode_sharded(body: &[u8], shard: &ShardScan) -> (Vec<String>, Option<ShardInfo>) {
+        let mut d = ListDecoder::new(usize::MAX);
+        let mut items = Vec::new();
+        for chunk in body.chunks(50) {
+            d.feed(chunk).unwrap();
+            if let Some(batch) = d.take_items(100) {
+                let filter = d.shard_filter(Some(shard));
+                items.extend(decode_items::<Pod>(&batch, false, filter.as_ref()).unwrap());
+            }
+        }
+        let filter = d.shard_filter(Some(shard));
+        let (_, info, rest) = d.finish().unwrap();
+        items.extend(decode_items::<Pod>(&rest, false, filter.as_ref()).unwrap());
+        let uids = items.into_iter().filter_map(|p| p.metadata.uid).collect();
+        (uids, info)
+    }
+
+    #[test]
+    fn a_list_is_filtered_on_the_client_unless_its_shard_info_echoes_the_selector() {
+        use crate::list_options::ShardFilter;
+        use informer_selectors::shard::ShardSelector;
+
+        let selector = ShardSelector::uid_range(0, 1 << 63).unwrap();
+        let inside: Vec<String> = (0..40).map(uid).filter(|u| selector.contains(u)).collect();
+        assert!(inside.len() > 5 && inside.len() < 35);
+
+        let filter = ShardFilter::new();
+        let shard = ShardScan::new(selector.clone(), filter.clone());
+        // No shardInfo: an older server sent everything; the client keeps the shard's.
+        let (uids, info) = decode_sharded(&sharded_list(40, ""), &shard);
+        assert_eq!((uids, info), (inside.clone(), None));
+        assert_eq!(filter.skipped(), 40 - inside.len() as u64);
+
+        // The echo, in another spacing: the server filtered (here, pretend it sent all 40
+        // to show the client trusts it and scans nothing).
+        let echo = format!(
+            r#","shardInfo":{{"selector":"{}"}}"#,
+            selector.to_string().replace(", ", ",")
+        );
+        let (uids, info) = decode_sharded(&sharded_list(40, &echo), &shard);
+        assert_eq!(uids.len(), 40);
+        assert!(info.is_some_and(|i| i.applies(&selector)));
+        assert_eq!(filter.skipped(), 40 - inside.len() as u64);
+
+        // Another selector echoed than the one asked: filtered on the client.
+        let other = r#","shardInfo":{"selector":"shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000000')"}"#;
+        let (uids, _) = decode_sharded(&sharded_list(40, other), &shard);
+        assert_eq!(uids, inside);
+    }
+
+    #[test]
+    fn watch_lines_outside_the_shard_are_dropped_before_decoding() {
+        use crate::list_options::ShardFilter;
+        use informer_selectors::shard::ShardSelector;
+
+        let selector = ShardSelector::uid_range(0, 1 << 63).unwrap();
+        let inside = (0..100).map(uid).find(|u| selector.contains(u)).unwrap();
+        let outside = (0..100).map(uid).find(|u| !selector.contains(u)).unwrap();
+        let mut batch = Batch::default();
+        for (kind, uid) in [
+            ("ADDED", &outside),
+            ("ADDED", &inside),
+            ("MODIFIED", &outside),
+            ("DELETED", &outside),
+            ("DELETED", &inside),
+        ] {
+            batch.push(format!(r#"{{"type":"{kind}","object":{{"metadata":{{"name":"{uid}","uid":"{uid}"}}}}}}"#).as_bytes());
+        }
+        // An object outside the shard that would not even decode is dropped unread.
+        batch.push(format!(r#"{{"type":"MODIFIED","object":{{"metadata":{{"uid":"{outside}"}},"spec":{{"containers":7}}}}}}"#).as_bytes());
+        batch.push(br#"{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}"#);
+        let filter = ShardFilter::new();
+        let shard = ShardScan::new(selector, filter.clone());
+        let events: Vec<_> = decode_lines::<Pod>(&batch, "watch pods", false, Some(&shard))
+            .into_iter()
+            .map(|e| match e.unwrap() {
+                WatchEvent::Added(p) => format!("added {}", p.metadata.uid.unwrap_or_default()),
+                WatchEvent::Deleted(p) => format!("deleted {}", p.metadata.uid.unwrap_or_default()),
+                WatchEvent::Bookmark(b) => format!("bookmark {}", b.resource_version),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            events,
+            [
+                format!("added {inside}"),
+                format!("deleted {inside}"),
+                "bookmark 9".to_owned()
+            ]
+        );
+        assert_eq!(filter.skipped(), 4);
     }
 
     fn decode_in_chunks(body: &[u8], size: usize) -> (ListMeta, Vec<Pod>) {
@@ -811,8 +980,8 @@ mod tests {
         let mut d = ListDecoder::new(usize::MAX);
         d.feed(&body).unwrap();
         assert!(d.take_items(usize::MAX).is_none());
-        let (_, rest) = d.finish().unwrap();
-        assert_eq!(decode_items::<Pod>(&rest, false).unwrap().len(), 10);
+        let (_, _, rest) = d.finish().unwrap();
+        assert_eq!(decode_items::<Pod>(&rest, false, None).unwrap().len(), 10);
     }
 
     #[test]
@@ -872,7 +1041,7 @@ mod tests {
         for omit in [false, true] {
             let kept = |p: &Pod| p.metadata.managed_fields.as_ref().map(Vec::len);
             let want = (!omit).then_some(1);
-            let items = decode_items::<Pod>(&batch, omit).unwrap();
+            let items = decode_items::<Pod>(&batch, omit, None).unwrap();
             assert_eq!(
                 (kept(&items[0]), items[0].metadata.uid.as_deref()),
                 (want, Some("u"))
@@ -1033,7 +1202,7 @@ mod tests {
             d.feed(chunk).unwrap();
             assert!(d.key.len() <= MAX_KEY_BYTES + 1);
         }
-        let (_, items) = d.finish().unwrap();
+        let (_, _, items) = d.finish().unwrap();
         assert_eq!(items.len(), 1);
         let escaped = r#"{"\u006d\u0065\u0074\u0061\u0064\u0061\u0074\u0061":{"resourceVersion":"9"},"items":[]}"#;
         assert_eq!(

@@ -42,6 +42,7 @@ pub use kubeconfig::KubeConfigOptions;
 use crate::api::DeleteResponse;
 use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
 use crate::request::Request;
+use crate::shard_scan::ShardScan;
 use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder, ListError, Oversized};
@@ -368,6 +369,7 @@ impl Client {
             url,
             accept: request.accept_header().clone(),
             body: request.body_and_type().cloned(),
+            shard: request.shard_scan().cloned(),
             context,
         })
     }
@@ -418,6 +420,7 @@ impl Client {
             timeout,
             LIST_BATCH_BYTES,
             self.omit_managed_fields,
+            request.shard,
             self.inner.limits,
             &request.context,
         )
@@ -433,6 +436,7 @@ impl Client {
             response.body,
             INLINE_WATCH_EVENTS,
             self.omit_managed_fields,
+            request.shard,
             self.inner.limits.object,
             request.context.into(),
         ))
@@ -442,12 +446,14 @@ impl Client {
 /// Decodes a list body as it arrives: items are cut out as their bytes come in, handed to
 /// the decode pool in batches of at least `batch_bytes` and taken back in order. Waiting
 /// longer than `read_timeout` for the next chunk fails, and so does an item or a body over
-/// its limit.
+/// its limit. Items outside `shard` are left out undecoded unless the list's `shardInfo`
+/// says the server applied its selector.
 pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
     mut body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
     omit_managed_fields: bool,
+    shard: Option<ShardScan>,
     limits: Limits,
     context: &str,
 ) -> Result<ObjectList<T>, Error> {
@@ -478,35 +484,44 @@ pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
                     items.extend(joined(decoded, context)?.map_err(decode_error)?);
                 }
             }
+            let filter = decoder.shard_filter(shard.as_ref());
             pool.submit(false, move || {
-                decode::decode_items::<T>(&batch, omit_managed_fields)
+                decode::decode_items::<T>(&batch, omit_managed_fields, filter.as_ref())
             });
         }
     }
-    let (metadata, rest) = decoder.finish().map_err(decode_error)?;
+    let filter = decoder.shard_filter(shard.as_ref());
+    let (metadata, shard_info, rest) = decoder.finish().map_err(decode_error)?;
     if !rest.is_empty() {
         pool.submit(true, move || {
-            decode::decode_items::<T>(&rest, omit_managed_fields)
+            decode::decode_items::<T>(&rest, omit_managed_fields, filter.as_ref())
         });
     }
     while let Some(decoded) = pool.next().await {
         items.extend(joined(decoded, context)?.map_err(decode_error)?);
     }
-    Ok(ObjectList { metadata, items })
+    Ok(ObjectList {
+        metadata,
+        items,
+        shard_info,
+    })
 }
 
 /// The events of a watch body: split into lines, blank lines skipped, the lines each chunk
 /// completes decoded as one batch (inline when it holds at most `inline_events`) and handed
 /// out in order; the stream ends after the first error, such as a line over `max_line` bytes.
+/// Events whose object is outside `shard` are left out undecoded.
 pub(crate) fn watch_events<T: DeserializeOwned + Send + 'static>(
     body: Body,
     inline_events: usize,
     omit_managed_fields: bool,
+    shard: Option<ShardScan>,
     max_line: usize,
     context: Arc<str>,
 ) -> WatchStream<T> {
     let state = WatchState {
         omit_managed_fields,
+        shard,
         body,
         lines: LineSplitter::new(max_line),
         pool: DecodePool::new(),
@@ -538,6 +553,8 @@ struct Outgoing {
     url: Url,
     accept: HeaderValue,
     body: Option<(Bytes, HeaderValue)>,
+    /// The shard selector a list or watch enforces on the client.
+    shard: Option<ShardScan>,
     context: String,
 }
 
@@ -626,6 +643,8 @@ struct WatchState<T> {
     /// Batches of at most this many lines are decoded inline, not on the pool.
     inline_events: usize,
     omit_managed_fields: bool,
+    /// Events outside this shard are dropped before they are decoded.
+    shard: Option<ShardScan>,
     context: Arc<str>,
 }
 
@@ -664,9 +683,10 @@ impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
         if !batch.is_empty() {
             let context = self.context.clone();
             let omit = self.omit_managed_fields;
+            let shard = self.shard.clone();
             self.pool
                 .submit(batch.len() <= self.inline_events, move || {
-                    decode::decode_lines(&batch, &context, omit)
+                    decode::decode_lines(&batch, &context, omit, shard.as_ref())
                 });
         }
     }

@@ -1,0 +1,386 @@
+//! Sharded informers (KEP-5866) against the test API server over loopback, with the
+//! `ShardedListAndWatch` feature on (the server filters and echoes `shardInfo`, the
+//! informer trusts it) and off (the server ignores the selector, the informer filters list
+//! items and watch events itself before decoding them): the cache and the handlers see
+//! exactly the objects of the shard either way, and complementary shards cover every
+//! object exactly once.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use informer_runtime::client::Config;
+use informer_runtime::object::object_key;
+use informer_runtime::shard::{fnv1a_64, ShardSelector};
+use informer_runtime::{
+    new_informer, typed, Client, Deleted, InformerOptions, ResourceEventHandlerFuncs,
+    SharedIndexInformer,
+};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
+use k8s_openapi::Metadata;
+use serde_json::{json, Value};
+use test_apiserver::{RunningServer, TestApiServer};
+use tokio_util::sync::CancellationToken;
+
+const NAMESPACES: [&str; 6] = ["ns-0", "ns-1", "ns-2", "ns-3", "ns-4", "ns-5"];
+const HALF: u128 = 1 << 63;
+const END: u128 = 1 << 64;
+
+async fn server(sharding: bool) -> RunningServer {
+    TestApiServer::builder()
+        .namespaces(NAMESPACES)
+        .sharding(sharding)
+        .start()
+        .await
+        .expect("the test API server starts")
+}
+
+fn config_map(namespace: &str, name: &str, v: u32) -> Value {
+    json!({"apiVersion": "v1", "kind": "ConfigMap",
+           "metadata": {"name": name, "namespace": namespace},
+           "data": {"v": v.to_string()}})
+}
+
+/// Creates `n` ConfigMaps spread over the namespaces, named `{prefix}-{i}`.
+fn create_config_maps(server: &RunningServer, prefix: &str, n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let ns = NAMESPACES[i % NAMESPACES.len()];
+            server
+                .create(
+                    "configmaps",
+                    Some(ns),
+                    config_map(ns, &format!("{prefix}-{i}"), 0),
+                )
+                .expect("create")
+        })
+        .collect()
+}
+
+fn key_of(obj: &Value) -> String {
+    let meta = &obj["metadata"];
+    format!(
+        "{}/{}",
+        meta["namespace"].as_str().unwrap_or_default(),
+        meta["name"].as_str().unwrap_or_default()
+    )
+}
+
+fn in_shard(selector: &ShardSelector, obj: &Value) -> bool {
+    let meta = &obj["metadata"];
+    selector.matches(
+        meta["uid"].as_str().unwrap_or_default(),
+        meta["namespace"].as_str().unwrap_or_default(),
+    )
+}
+
+/// The keys of the server's ConfigMaps in `selector`'s shard.
+fn expected(server: &RunningServer, selector: &ShardSelector) -> BTreeSet<String> {
+    server
+        .list("configmaps", None)
+        .expect("list")
+        .iter()
+        .filter(|o| in_shard(selector, o))
+        .map(key_of)
+        .collect()
+}
+
+fn cached<K: informer_runtime::Object>(informer: &SharedIndexInformer<K>) -> BTreeSet<String> {
+    informer
+        .indexer()
+        .list()
+        .iter()
+        .map(|o| object_key(o.as_ref()))
+        .collect()
+}
+
+fn informer<K>(server: &RunningServer, selector: ShardSelector) -> SharedIndexInformer<K>
+where
+    K: informer_runtime::Object + k8s_openapi::ListableResource + Metadata,
+    K::Scope: informer_runtime::source::ApiScope,
+{
+    let client = Client::new(Config::new(server.url())).expect("client");
+    // Small pages, so that filtering on the client meets many pages.
+    let options = InformerOptions::default()
+        .shard_selector(selector)
+        .page_size(7);
+    new_informer(&client, &typed::<K>(), None, options)
+}
+
+async fn eventually(what: &str, cond: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while !cond() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Every notification a handler got: `add ns/name`, `update ns/name`, `delete ns/name`.
+type Log = Arc<Mutex<Vec<String>>>;
+
+fn record(informer: &SharedIndexInformer<ConfigMap>) -> Log {
+    let log = Log::default();
+    let (a, u, d) = (log.clone(), log.clone(), log.clone());
+    let push = |log: &Log, what: String| log.lock().unwrap_or_else(|e| e.into_inner()).push(what);
+    informer.add_event_handler(
+        ResourceEventHandlerFuncs::default()
+            .on_add(move |cm: &Arc<ConfigMap>, _| {
+                push(&a, format!("add {}", object_key(cm.as_ref())))
+            })
+            .on_update(move |_, cm: &Arc<ConfigMap>| {
+                push(&u, format!("update {}", object_key(cm.as_ref())))
+            })
+            .on_delete(move |deleted: &Deleted<ConfigMap>| {
+                let key = match deleted {
+                    Deleted::Object(cm) => object_key(cm.as_ref()),
+                    Deleted::FinalStateUnknown { key, .. } => key.clone(),
+                };
+                push(&d, format!("delete {key}"));
+            }),
+    );
+    log
+}
+
+fn logged(log: &Log) -> Vec<String> {
+    log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// A uid shard over a server with or without the feature: the initial list and then
+/// creates, updates and deletes of objects inside and outside the shard.
+async fn uid_shard_converges(sharding: bool) {
+    let server = server(sharding).await;
+    let initial = create_config_maps(&server, "initial", 120);
+    let selector = ShardSelector::uid_range(0, HALF).expect("selector");
+    let outside_initial = initial.iter().filter(|o| !in_shard(&selector, o)).count();
+    assert!(
+        outside_initial > 20 && outside_initial < 100,
+        "{outside_initial} of 120 outside"
+    );
+
+    let inf = informer::<ConfigMap>(&server, selector.clone());
+    let log = record(&inf);
+    let cancel = CancellationToken::new();
+    let run = tokio::spawn(inf.run(cancel.clone()));
+    inf.wait_for_sync().await.expect("sync");
+    let want = expected(&server, &selector);
+    assert_eq!(cached(&inf), want);
+    let skipped_after_list = inf.stats().shard_skipped;
+    if sharding {
+        // The server filtered: nothing outside the shard reached the client.
+        assert_eq!(skipped_after_list, 0);
+    } else {
+        assert_eq!(skipped_after_list, outside_initial as u64);
+    }
+
+    // Watch events: new objects, each updated, then deleted.
+    let fresh = create_config_maps(&server, "fresh", 40);
+    let fresh_in: BTreeSet<String> = fresh
+        .iter()
+        .filter(|o| in_shard(&selector, o))
+        .map(key_of)
+        .collect();
+    let fresh_out: BTreeSet<String> = fresh
+        .iter()
+        .filter(|o| !in_shard(&selector, o))
+        .map(key_of)
+        .collect();
+    assert!(!fresh_in.is_empty() && !fresh_out.is_empty());
+    for obj in &fresh {
+        let meta = &obj["metadata"];
+        let (ns, name) = (
+            meta["namespace"].as_str().unwrap_or_default(),
+            meta["name"].as_str().unwrap_or_default(),
+        );
+        server
+            .update("configmaps", Some(ns), config_map(ns, name, 1))
+            .expect("update");
+    }
+    for obj in &fresh {
+        let meta = &obj["metadata"];
+        let (ns, name) = (
+            meta["namespace"].as_str().unwrap_or_default(),
+            meta["name"].as_str().unwrap_or_default(),
+        );
+        server.delete("configmaps", Some(ns), name).expect("delete");
+    }
+    let deletes_seen = || {
+        let log = logged(&log);
+        fresh_in
+            .iter()
+            .all(|k| log.contains(&format!("delete {k}")))
+    };
+    eventually("every delete in the shard", deletes_seen).await;
+    let expected_skipped = if sharding {
+        0
+    } else {
+        outside_initial as u64 + 3 * fresh_out.len() as u64
+    };
+    eventually("the skipped count", || {
+        inf.stats().shard_skipped >= expected_skipped
+    })
+    .await;
+    // Let any stray event arrive before the final comparison.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(cached(&inf), want);
+    assert_eq!(cached(&inf), expected(&server, &selector));
+    assert_eq!(inf.stats().shard_skipped, expected_skipped);
+
+    let log = logged(&log);
+    for entry in &log {
+        let key = entry.split_once(' ').map(|(_, k)| k).unwrap_or_default();
+        assert!(
+            want.contains(key) || fresh_in.contains(key),
+            "{entry} is outside the shard"
+        );
+    }
+    for key in &fresh_in {
+        for what in ["add", "update", "delete"] {
+            assert!(log.contains(&format!("{what} {key}")), "no {what} of {key}");
+        }
+    }
+    let stats = inf.stats();
+    assert_eq!(stats.relists, 0, "{stats:?}");
+    assert_eq!(stats.errors, 0, "{stats:?}");
+    cancel.cancel();
+    run.await.expect("informer task");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_uid_shard_is_filtered_by_a_server_with_the_feature() {
+    uid_shard_converges(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_uid_shard_is_filtered_by_the_client_when_the_server_ignores_it() {
+    uid_shard_converges(false).await;
+}
+
+/// Two informers on complementary halves cache every object exactly once.
+async fn complementary_halves_cover_everything_once(sharding: bool) {
+    let server = server(sharding).await;
+    create_config_maps(&server, "cm", 150);
+    let lower = ShardSelector::uid_range(0, HALF).expect("lower");
+    let upper = ShardSelector::uid_range(HALF, END).expect("upper");
+    let (a, b) = (
+        informer::<ConfigMap>(&server, lower),
+        informer::<ConfigMap>(&server, upper),
+    );
+    let cancel = CancellationToken::new();
+    let runs = [
+        tokio::spawn(a.run(cancel.clone())),
+        tokio::spawn(b.run(cancel.clone())),
+    ];
+    a.wait_for_sync().await.expect("sync a");
+    b.wait_for_sync().await.expect("sync b");
+    // And the objects created while they watch.
+    create_config_maps(&server, "late", 30);
+    let all: BTreeSet<String> = server
+        .list("configmaps", None)
+        .expect("list")
+        .iter()
+        .map(key_of)
+        .collect();
+    eventually("both halves to hold everything", || {
+        cached(&a).len() + cached(&b).len() == all.len()
+    })
+    .await;
+    let (in_a, in_b) = (cached(&a), cached(&b));
+    assert!(in_a.is_disjoint(&in_b));
+    assert_eq!(in_a.union(&in_b).cloned().collect::<BTreeSet<_>>(), all);
+    assert!(!in_a.is_empty() && !in_b.is_empty());
+    let skipped = a.stats().shard_skipped + b.stats().shard_skipped;
+    if sharding {
+        assert_eq!(skipped, 0);
+    } else {
+        // Each informer was sent, and dropped, the other's objects.
+        assert_eq!(skipped, all.len() as u64);
+    }
+    cancel.cancel();
+    for run in runs {
+        run.await.expect("informer task");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn complementary_halves_cover_everything_once_with_the_feature() {
+    complementary_halves_cover_everything_once(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn complementary_halves_cover_everything_once_without_the_feature() {
+    complementary_halves_cover_everything_once(false).await;
+}
+
+/// Namespace sharding in both modes: namespaced objects go by their namespace, and
+/// cluster-scoped ones, which have none, all hash the empty string, as the server hashes
+/// them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn namespace_shards_agree_with_the_server_in_both_modes() {
+    let h = u128::from(fnv1a_64(b""));
+    // A shard that holds the empty namespace's hash, and its complement.
+    let with_empty = ShardSelector::namespace_range(h, h + 1).expect("with");
+    // FNV-1a of "" is its offset basis, 0xcbf29ce484222325: neither end of the space.
+    let without_empty = ShardSelector::namespace_range(0, h)
+        .and_then(|s| s.or(h + 1, END))
+        .expect("without");
+    let ns0 = u128::from(fnv1a_64(NAMESPACES[0].as_bytes()));
+    let one_namespace = ShardSelector::namespace_range(ns0, ns0 + 1).expect("ns-0");
+    for sharding in [true, false] {
+        let server = server(sharding).await;
+        create_config_maps(&server, "cm", 30);
+        let cancel = CancellationToken::new();
+
+        let config_maps = informer::<ConfigMap>(&server, one_namespace.clone());
+        let namespaces_in = informer::<Namespace>(&server, with_empty.clone());
+        let namespaces_out = informer::<Namespace>(&server, without_empty.clone());
+        let runs = [
+            tokio::spawn(config_maps.run(cancel.clone())),
+            tokio::spawn(namespaces_in.run(cancel.clone())),
+            tokio::spawn(namespaces_out.run(cancel.clone())),
+        ];
+        config_maps.wait_for_sync().await.expect("sync");
+        namespaces_in.wait_for_sync().await.expect("sync");
+        namespaces_out.wait_for_sync().await.expect("sync");
+
+        let want = expected(&server, &one_namespace);
+        assert_eq!(want.len(), 5);
+        assert!(want.iter().all(|k| k.starts_with("ns-0/")));
+        assert_eq!(cached(&config_maps), want, "sharding {sharding}");
+        let all_namespaces: BTreeSet<String> = server
+            .list("namespaces", None)
+            .expect("list")
+            .iter()
+            .map(|n| {
+                n["metadata"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect();
+        assert!(all_namespaces.len() >= NAMESPACES.len());
+        assert_eq!(
+            cached(&namespaces_in),
+            all_namespaces,
+            "sharding {sharding}"
+        );
+        assert!(cached(&namespaces_out).is_empty(), "sharding {sharding}");
+        let skipped = namespaces_out.stats().shard_skipped;
+        let expected_skipped = if sharding {
+            0
+        } else {
+            all_namespaces.len() as u64
+        };
+        assert_eq!(skipped, expected_skipped, "sharding {sharding}");
+        // The cached objects really are what the server holds under those keys.
+        for ns in namespaces_in.indexer().list() {
+            assert!(ns.metadata().namespace.is_none());
+        }
+        cancel.cancel();
+        for run in runs {
+            run.await.expect("informer task");
+        }
+    }
+}
