@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::delta_channel::Delta;
 use crate::handler::{Deleted, Event, Origin};
 use crate::object::{object_key, Meta as _, Object};
+use crate::sharding::ShardAssignment;
 use crate::store::StoreWriter;
 
 type Seen = HashSet<String, foldhash::fast::RandomState>;
@@ -60,6 +61,9 @@ pub(crate) struct DeltaApplier<K> {
     writer: StoreWriter<K>,
     listing: Listing<K>,
     synced: bool,
+    /// The share of the objects the lists hold: what a relist no longer shows and this
+    /// does not hold left the shard.
+    scope: ShardAssignment,
 }
 
 impl<K: Object> DeltaApplier<K> {
@@ -69,6 +73,7 @@ impl<K: Object> DeltaApplier<K> {
             writer,
             listing: Listing::None,
             synced: false,
+            scope: ShardAssignment::Everything,
         }
     }
 
@@ -121,6 +126,7 @@ impl<K: Object> DeltaApplier<K> {
             Delta::Bookmark(resource_version) => {
                 self.writer.set_resource_version(&resource_version);
             }
+            Delta::Scope(scope) => self.scope = scope,
             Delta::Added(new) | Delta::Updated(new) => {
                 let rv = new.meta().resource_version().map(str::to_owned);
                 self.upsert(object_key(new.as_ref()), new, emit);
@@ -190,10 +196,15 @@ impl<K: Object> DeltaApplier<K> {
         for ((key, change), old) in changes.into_iter().zip(olds) {
             match (change, old) {
                 (Some(new), old) => emit(event(old, new, in_initial_list), Origin::Change),
-                (None, Some(last_known)) => emit(
-                    Event::Deleted(Deleted::FinalStateUnknown { key, last_known }),
-                    Origin::Change,
-                ),
+                (None, Some(last_known)) => {
+                    // Known to be outside the share: it left; otherwise it was deleted.
+                    let gone = if self.scope.holds(last_known.meta()) == Some(false) {
+                        Deleted::LeftShard { key, last_known }
+                    } else {
+                        Deleted::FinalStateUnknown { key, last_known }
+                    };
+                    emit(Event::Deleted(gone), Origin::Change)
+                }
                 (None, None) => {}
             }
         }
@@ -256,6 +267,9 @@ mod tests {
             Event::Deleted(Deleted::Object(o)) => format!("delete {}", name(o)),
             Event::Deleted(Deleted::FinalStateUnknown { key, last_known }) => {
                 format!("unknown {key} {}", name(last_known))
+            }
+            Event::Deleted(Deleted::LeftShard { key, last_known }) => {
+                format!("left {key} {}", name(last_known))
             }
         }
     }
@@ -412,6 +426,58 @@ mod tests {
             vec![Delta::Deleted(cm("a", "10")), Delta::Bookmark("12".into())],
         );
         assert_eq!(idx.resource_version(), "12");
+    }
+
+    #[test]
+    fn a_relist_under_a_new_scope_tells_left_from_deleted() {
+        use crate::shard::{fnv1a_64, ShardSelector};
+        let with_uid = |name: &str, uid: &str| {
+            let mut c = (*cm(name, "1")).clone();
+            c.metadata.uid = Some(uid.into());
+            Arc::new(c)
+        };
+        // Two uids on either side of the middle of the hash space.
+        let uids: Vec<String> = (0..64).map(|i| format!("uid-{i:04}-a8f3")).collect();
+        let low = uids
+            .iter()
+            .find(|u| fnv1a_64(u.as_bytes()) < 1 << 63)
+            .unwrap();
+        let high = uids
+            .iter()
+            .find(|u| fnv1a_64(u.as_bytes()) >= 1 << 63)
+            .unwrap();
+        let (_, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer);
+        run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(with_uid("low", low)),
+                Delta::Replaced(with_uid("high", high)),
+                Delta::Replaced(with_uid("gone", low)),
+                Delta::ListEnd("2".into()),
+            ],
+        );
+        let low_half = ShardSelector::uid_range(0, 1 << 63).unwrap();
+        let out = run(
+            &mut a,
+            vec![
+                Delta::Scope(ShardAssignment::Selector(low_half)),
+                Delta::ListStart,
+                Delta::Replaced(with_uid("low", low)),
+                Delta::ListEnd("3".into()),
+            ],
+        );
+        assert_eq!(out, vec!["unknown ns/gone gone@1", "left ns/high high@1"]);
+        let out = run(
+            &mut a,
+            vec![
+                Delta::Scope(ShardAssignment::Nothing),
+                Delta::ListStart,
+                Delta::ListEnd("4".into()),
+            ],
+        );
+        assert_eq!(out, vec!["left ns/low low@1"]);
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub(crate) enum Delta<K> {
     ListEnd(String),
     /// Nothing changed up to this resourceVersion (a watch bookmark).
     Bookmark(String),
+    /// The lists and watches that follow hold this share of the objects: what a relist
+    /// no longer shows and this share does not hold left the shard, rather than being
+    /// deleted.
+    Scope(crate::sharding::ShardAssignment),
     /// The object was created.
     Added(Arc<K>),
     /// The object was changed.

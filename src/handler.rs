@@ -19,6 +19,18 @@ pub enum Deleted<K> {
         /// The last cached state.
         last_known: Arc<K>,
     },
+    /// Not deleted: the object left this informer's shard (its [`ShardAssignment`]
+    /// changed, KEP-5866), so another replica holds it now. It is gone from this cache as
+    /// a deleted object is, but a controller must not act on it as on a deletion (no
+    /// finalizer logic, no cleanup of what it owns): only forget it.
+    ///
+    /// [`ShardAssignment`]: crate::sharding::ShardAssignment
+    LeftShard {
+        /// The store key.
+        key: String,
+        /// The last cached state.
+        last_known: Arc<K>,
+    },
 }
 
 /// Receives an informer's notifications (client-go's `ResourceEventHandler`).
@@ -45,6 +57,10 @@ impl<K> Clone for Deleted<K> {
                 key: key.clone(),
                 last_known: last_known.clone(),
             },
+            Deleted::LeftShard { key, last_known } => Deleted::LeftShard {
+                key: key.clone(),
+                last_known: last_known.clone(),
+            },
         }
     }
 }
@@ -54,15 +70,22 @@ impl<K: Object> Deleted<K> {
     pub fn object(&self) -> &Arc<K> {
         match self {
             Deleted::Object(o) => o,
-            Deleted::FinalStateUnknown { last_known, .. } => last_known,
+            Deleted::FinalStateUnknown { last_known, .. }
+            | Deleted::LeftShard { last_known, .. } => last_known,
         }
+    }
+
+    /// True when the object was not deleted but left this informer's shard
+    /// ([`Deleted::LeftShard`]).
+    pub fn left_shard(&self) -> bool {
+        matches!(self, Deleted::LeftShard { .. })
     }
 
     /// The store key of the deleted object.
     pub fn key(&self) -> String {
         match self {
             Deleted::Object(o) => object_key(o.as_ref()),
-            Deleted::FinalStateUnknown { key, .. } => key.clone(),
+            Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. } => key.clone(),
         }
     }
 }

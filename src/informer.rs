@@ -28,6 +28,7 @@ use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
 };
 use crate::shard::ShardSelector;
+use crate::sharding::ShardAssignment;
 use crate::stats::InformerStats;
 use crate::store::{store_with_mode, CacheMode, Indexer, Indexers};
 
@@ -157,6 +158,7 @@ impl<K: Object> SharedIndexInformer<K> {
             indexers,
             tweak_list_options,
             shard_selector,
+            shard_assignments,
             transform,
             metadata_transform,
             drop_managed_fields,
@@ -173,6 +175,7 @@ impl<K: Object> SharedIndexInformer<K> {
         let config = ReflectorConfig {
             name: name.clone(),
             shard_selector,
+            shard_assignments,
             tweak_list_options,
             page_size: page_size.max(1),
             streaming_list,
@@ -592,6 +595,11 @@ pub struct InformerOptions<K> {
     /// # Ok::<(), informer_runtime::shard::ShardSelectorError>(())
     /// ```
     pub shard_selector: Option<ShardSelector>,
+    /// Follow a share that moves (replicas of a sharded controller coming and going): each
+    /// assignment sent replaces the last, and the informer relists with it, delivering the
+    /// objects that left as [`Deleted::LeftShard`](crate::handler::Deleted::LeftShard). Takes
+    /// the place of [`shard_selector`](Self::shard_selector). See [`crate::sharding`].
+    pub shard_assignments: Option<tokio::sync::watch::Receiver<ShardAssignment>>,
     /// Applied to every object before it is cached and delivered, after
     /// [`metadata_transform`](Self::metadata_transform).
     pub transform: Option<Transform<K>>,
@@ -630,6 +638,7 @@ impl<K: Object> Default for InformerOptions<K> {
             indexers: Indexers::standard(),
             tweak_list_options: None,
             shard_selector: None,
+            shard_assignments: None,
             transform: None,
             metadata_transform: None,
             drop_managed_fields: false,
@@ -650,6 +659,7 @@ impl<K> Clone for InformerOptions<K> {
             indexers: self.indexers.clone(),
             tweak_list_options: self.tweak_list_options.clone(),
             shard_selector: self.shard_selector.clone(),
+            shard_assignments: self.shard_assignments.clone(),
             transform: self.transform.clone(),
             metadata_transform: self.metadata_transform.clone(),
             drop_managed_fields: self.drop_managed_fields,
@@ -670,6 +680,7 @@ impl<K> std::fmt::Debug for InformerOptions<K> {
             .field("indexers", &self.indexers)
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("shard_selector", &self.shard_selector)
+            .field("shard_assignments", &self.shard_assignments.is_some())
             .field("transform", &self.transform.is_some())
             .field("metadata_transform", &self.metadata_transform.is_some())
             .field("drop_managed_fields", &self.drop_managed_fields)
@@ -718,6 +729,16 @@ impl<K> InformerOptions<K> {
     #[must_use]
     pub fn shard_selector(mut self, selector: ShardSelector) -> Self {
         self.shard_selector = Some(selector);
+        self
+    }
+
+    /// Follow the share `assignments` says, as it moves (see the field's docs).
+    #[must_use]
+    pub fn shard_assignments(
+        mut self,
+        assignments: tokio::sync::watch::Receiver<ShardAssignment>,
+    ) -> Self {
+        self.shard_assignments = Some(assignments);
         self
     }
 

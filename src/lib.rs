@@ -79,6 +79,7 @@ pub mod metadata;
 mod processor;
 pub mod projection;
 mod reflector;
+pub mod sharding;
 pub mod source;
 pub mod stats;
 pub mod store;

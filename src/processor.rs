@@ -178,7 +178,9 @@ fn event_key<K>(event: &Event<K>, key: fn(&K) -> String) -> String {
         Event::Added { obj, .. } => key(obj),
         Event::Updated { new, .. } => key(new),
         Event::Deleted(Deleted::Object(obj)) => key(obj),
-        Event::Deleted(Deleted::FinalStateUnknown { key, .. }) => key.clone(),
+        Event::Deleted(Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. }) => {
+            key.clone()
+        }
     }
 }
 
@@ -786,7 +788,8 @@ mod tests {
                     .on_delete(move |d| {
                         let obj = match d {
                             Deleted::Object(o) => o,
-                            Deleted::FinalStateUnknown { last_known, .. } => last_known,
+                            Deleted::FinalStateUnknown { last_known, .. }
+                            | Deleted::LeftShard { last_known, .. } => last_known,
                         };
                         l3.lock().unwrap().push(format!("delete {obj}"))
                     }),

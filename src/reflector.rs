@@ -42,6 +42,7 @@ use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
 use crate::shard::ShardSelector;
+use crate::sharding::ShardAssignment;
 use crate::stats::Counters;
 use crate::watch_event::ShardInfo;
 
@@ -145,6 +146,8 @@ pub(crate) struct ReflectorConfig {
     pub(crate) page_size: i64,
     /// The shard of the objects listed and watched (KEP-5866).
     pub(crate) shard_selector: Option<ShardSelector>,
+    /// A share that moves, in place of `shard_selector`.
+    pub(crate) shard_assignments: Option<watch::Receiver<ShardAssignment>>,
     /// Edits every list and watch request, last.
     pub(crate) tweak_list_options: Option<TweakListOptions>,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
@@ -163,6 +166,7 @@ impl std::fmt::Debug for ReflectorConfig {
             .field("name", &self.name)
             .field("page_size", &self.page_size)
             .field("shard_selector", &self.shard_selector)
+            .field("shard_assignments", &self.shard_assignments.is_some())
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("streaming_list", &self.streaming_list)
             .field("initial_events_timeout", &self.initial_events_timeout)
@@ -178,6 +182,7 @@ impl Default for ReflectorConfig {
             name: String::new(),
             page_size: DEFAULT_PAGE_SIZE,
             shard_selector: None,
+            shard_assignments: None,
             tweak_list_options: None,
             streaming_list: false,
             initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
@@ -196,6 +201,8 @@ pub(crate) struct Reflector<K> {
     status: Arc<ReflectorStatus>,
     /// The server was found to ignore the shard selector, and that was logged.
     shard_ignored_logged: AtomicBool,
+    /// The share the current list and watch hold.
+    in_force: Mutex<ShardAssignment>,
 }
 
 /// Wraps a watched object into the delta its event type means.
@@ -222,6 +229,8 @@ enum WatchEnd {
     Stopped,
     /// A streaming list's `initial-events-end` bookmark did not come in time.
     NoInitialEventsEnd,
+    /// The informer's share of the objects moved: relist with the new one.
+    Reassigned,
 }
 
 /// How a streaming list ended.
@@ -248,13 +257,45 @@ impl<K: Object> Reflector<K> {
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
+        let in_force = config
+            .shard_selector
+            .clone()
+            .map_or(ShardAssignment::Everything, ShardAssignment::Selector);
         Self {
             lister_watcher,
             queue,
             transform,
+            in_force: Mutex::new(in_force),
             config,
             status,
             shard_ignored_logged: AtomicBool::new(false),
+        }
+    }
+
+    /// Takes the latest shard assignment, when the informer follows one, as the share of
+    /// the list about to start and the watches after it; `None` otherwise.
+    fn begin_assignment(&self) -> Option<ShardAssignment> {
+        let mut source = self.config.shard_assignments.clone()?;
+        let assignment = source.borrow_and_update().clone();
+        *self.in_force.lock().unwrap_or_else(|e| e.into_inner()) = assignment.clone();
+        Some(assignment)
+    }
+
+    /// Resolves when the shard assignment moves past the one in force; never when the
+    /// informer follows none (or its sender is gone).
+    async fn reassigned(&self) {
+        let current = self
+            .in_force
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match self.config.shard_assignments.clone() {
+            Some(mut source) => {
+                if source.wait_for(|a| *a != current).await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            }
+            None => std::future::pending().await,
         }
     }
 
@@ -262,7 +303,12 @@ impl<K: Object> Reflector<K> {
     /// tweak; when `client_filters` and a shard selector is set (by either), with the
     /// client-side filter that counts into this informer's stats.
     fn request_options(&self, mut options: ListOptions, client_filters: bool) -> ListOptions {
-        options.shard_selector = self.config.shard_selector.clone();
+        options.shard_selector = self
+            .in_force
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .selector()
+            .cloned();
         if let Some(tweak) = &self.config.tweak_list_options {
             tweak(&mut options);
         }
@@ -311,6 +357,31 @@ impl<K: Object> Reflector<K> {
                 // not a relist.
                 if !std::mem::take(&mut same_list) {
                     self.count_list(&mut lists_started);
+                }
+                if let Some(assignment) = self.begin_assignment() {
+                    let nothing = assignment == ShardAssignment::Nothing;
+                    if !self.push(Delta::Scope(assignment)).await {
+                        return;
+                    }
+                    if nothing {
+                        // No share: a relist that shows nothing empties the cache, and
+                        // nothing is listed or watched until a share is assigned.
+                        let rv = if list_from == "0" {
+                            ""
+                        } else {
+                            list_from.as_str()
+                        };
+                        if !self.push(Delta::ListStart).await
+                            || !self.push(Delta::ListEnd(rv.to_owned())).await
+                        {
+                            return;
+                        }
+                        tracing::info!(informer = %self.config.name, "assigned no shard: the cache is emptied until a share is assigned");
+                        tokio::select! {
+                            _ = cancel.cancelled() => return,
+                            () = self.reassigned() => continue,
+                        }
+                    }
                 }
                 if streaming {
                     match self.streaming_list(&cancel, &mut last_rv).await {
@@ -371,6 +442,11 @@ impl<K: Object> Reflector<K> {
                 WatchEnd::Stopped => return,
                 // Only a streaming list's initial events have a deadline, and those end above.
                 WatchEnd::NoInitialEventsEnd => {}
+                WatchEnd::Reassigned => {
+                    tracing::info!(informer = %self.config.name, resource_version = %last_rv, "the shard assignment moved; relisting with the new share");
+                    list_from = last_rv.clone();
+                    listed = false;
+                }
                 WatchEnd::Closed { events, elapsed } => {
                     // A watch that closes at once with nothing in it would otherwise spin.
                     if events == 0 && elapsed < Duration::from_secs(1) {
@@ -652,7 +728,9 @@ impl<K: Object> Reflector<K> {
                 ),
                 broken: true,
             },
-            WatchEnd::Expired => expired(),
+            // A reassignment is only watched for after the initial events, so this is the
+            // 410 alone; either way the list starts again.
+            WatchEnd::Expired | WatchEnd::Reassigned => expired(),
             WatchEnd::Failed(e) => {
                 let reason = e.to_string();
                 self.report(Step::List, e);
@@ -688,6 +766,7 @@ impl<K: Object> Reflector<K> {
             let next = tokio::select! {
                 _ = cancel.cancelled() => return WatchEnd::Stopped,
                 _ = &mut initial_deadline, if *initial => return WatchEnd::NoInitialEventsEnd,
+                () = self.reassigned(), if !*initial => return WatchEnd::Reassigned,
                 n = stream.next() => n,
             };
             let event = match next {

@@ -103,6 +103,9 @@ fn recording_handler(log: &Log) -> ResourceEventHandlerFuncs<Pod> {
                 Deleted::FinalStateUnknown { key, last_known } => {
                     format!("unknown {key} {}", name(last_known))
                 }
+                Deleted::LeftShard { key, last_known } => {
+                    format!("left {key} {}", name(last_known))
+                }
             };
             d.lock().unwrap().push(line);
         })

@@ -12,6 +12,7 @@ use std::time::Duration;
 use informer_runtime::client::Config;
 use informer_runtime::object::object_key;
 use informer_runtime::shard::{fnv1a_64, ShardSelector};
+use informer_runtime::sharding::ShardAssignment;
 use informer_runtime::{
     new_informer, typed, Client, Deleted, InformerOptions, ResourceEventHandlerFuncs,
     SharedIndexInformer,
@@ -136,7 +137,9 @@ fn record(informer: &SharedIndexInformer<ConfigMap>) -> Log {
             .on_delete(move |deleted: &Deleted<ConfigMap>| {
                 let key = match deleted {
                     Deleted::Object(cm) => object_key(cm.as_ref()),
-                    Deleted::FinalStateUnknown { key, .. } => key.clone(),
+                    Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. } => {
+                        key.clone()
+                    }
                 };
                 push(&d, format!("delete {key}"));
             }),
@@ -383,4 +386,115 @@ async fn namespace_shards_agree_with_the_server_in_both_modes() {
             run.await.expect("informer task");
         }
     }
+}
+
+/// Follows a moving share with both server modes: each move relists into exactly the new
+/// share, objects that left are `LeftShard` (never deletions), objects that came are adds,
+/// and no share empties the cache until one is assigned again.
+async fn follow_a_moving_share(sharding: bool) {
+    let server = server(sharding).await;
+    create_config_maps(&server, "cm", 60);
+    let first = ShardSelector::uid_range(0, HALF).expect("selector");
+    let second = ShardSelector::uid_range(HALF, END).expect("selector");
+    let (assign, assignments) =
+        tokio::sync::watch::channel(ShardAssignment::Selector(first.clone()));
+    let client = Client::new(Config::new(server.url())).expect("client");
+    let informer = new_informer(
+        &client,
+        &typed::<ConfigMap>(),
+        None,
+        InformerOptions::default()
+            .shard_assignments(assignments)
+            .page_size(7),
+    );
+    let gone = Log::default();
+    let added = Log::default();
+    let (g, a) = (gone.clone(), added.clone());
+    informer.add_event_handler(
+        ResourceEventHandlerFuncs::default()
+            .on_add(move |cm: &Arc<ConfigMap>, _| a.lock().unwrap().push(object_key(cm.as_ref())))
+            .on_delete(move |d: &Deleted<ConfigMap>| {
+                let what = if d.left_shard() { "left" } else { "deleted" };
+                g.lock().unwrap().push(format!("{what} {}", d.key()))
+            }),
+    );
+    let cancel = CancellationToken::new();
+    tokio::spawn(informer.clone().run(cancel.clone()));
+    let want_first = expected(&server, &first);
+    let want_second = expected(&server, &second);
+    assert!(!want_first.is_empty() && !want_second.is_empty());
+    eventually("the first share", || cached(&informer) == want_first).await;
+
+    let taken = |log: &Log| std::mem::take(&mut *log.lock().unwrap());
+    // Handlers run on their own: every add of the first share is in before the move.
+    eventually("the first adds", || {
+        added.lock().unwrap().len() == want_first.len()
+    })
+    .await;
+    taken(&added);
+    assign.send_replace(ShardAssignment::Selector(second.clone()));
+    eventually("the second share", || cached(&informer) == want_second).await;
+    eventually("its events", || {
+        gone.lock().unwrap().len() == want_first.len()
+    })
+    .await;
+    let left: BTreeSet<String> = taken(&gone)
+        .into_iter()
+        .map(|line| {
+            line.strip_prefix("left ")
+                .expect("left, not deleted")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(left, want_first);
+    eventually("the adds", || {
+        added.lock().unwrap().len() == want_second.len()
+    })
+    .await;
+    assert_eq!(
+        taken(&added).into_iter().collect::<BTreeSet<_>>(),
+        want_second
+    );
+
+    // Live changes keep following the share in force.
+    let created = create_config_maps(&server, "late", 20);
+    let want_second = expected(&server, &second);
+    eventually("live events in the share", || {
+        cached(&informer) == want_second
+    })
+    .await;
+    assert!(created.iter().any(|o| !in_shard(&second, o)));
+
+    assign.send_replace(ShardAssignment::Nothing);
+    eventually("an empty cache", || cached(&informer).is_empty()).await;
+    eventually("its events", || {
+        gone.lock().unwrap().len() == want_second.len()
+    })
+    .await;
+    assert!(taken(&gone).iter().all(|l| l.starts_with("left ")));
+
+    assign.send_replace(ShardAssignment::Everything);
+    let everything = expected(
+        &server,
+        &ShardSelector::uid_range(0, END).expect("selector"),
+    );
+    eventually("every object", || cached(&informer) == everything).await;
+    assert!(taken(&gone).is_empty());
+    // A real delete is still a delete.
+    let victim = everything.iter().next().expect("an object").clone();
+    let (ns, name) = victim.split_once('/').expect("namespaced key");
+    server.delete("configmaps", Some(ns), name).expect("delete");
+    eventually("the delete", || !gone.lock().unwrap().is_empty()).await;
+    assert_eq!(taken(&gone), vec![format!("deleted {victim}")]);
+    cancel.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_informer_follows_a_moving_share_with_the_feature() {
+    follow_a_moving_share(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_informer_follows_a_moving_share_without_the_feature() {
+    follow_a_moving_share(false).await;
 }

@@ -85,6 +85,10 @@ pub trait Meta: Send + Sync + 'static {
     fn generation(&self) -> Option<i64> {
         None
     }
+    /// `metadata.uid`; `None` unless the type keeps it.
+    fn uid(&self) -> Option<&str> {
+        None
+    }
     /// `metadata.ownerReferences`; empty unless the type keeps them.
     fn owner_references(&self) -> &[OwnerReference] {
         &[]
@@ -121,6 +125,10 @@ impl Meta for ObjectMeta {
 
     fn generation(&self) -> Option<i64> {
         self.generation
+    }
+
+    fn uid(&self) -> Option<&str> {
+        self.uid.as_deref()
     }
 
     fn owner_references(&self) -> &[OwnerReference] {

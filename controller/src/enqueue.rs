@@ -56,6 +56,8 @@ impl<K: Object> ResourceEventHandler<K> for Enqueue<K> {
 
     fn on_delete(&self, obj: &Deleted<K>) {
         let key = match obj {
+            // Another replica owns it now: this one has nothing to do for it.
+            Deleted::LeftShard { .. } => return,
             Deleted::Object(o) => ObjectRef::from_obj(o.as_ref()),
             Deleted::FinalStateUnknown { key, last_known } => match key.parse() {
                 Ok(key) => key,

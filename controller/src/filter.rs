@@ -129,7 +129,8 @@ where
             Event::Deleted(d) => {
                 let last = match &d {
                     Deleted::Object(o) => o,
-                    Deleted::FinalStateUnknown { last_known, .. } => last_known,
+                    Deleted::FinalStateUnknown { last_known, .. }
+                    | Deleted::LeftShard { last_known, .. } => last_known,
                 };
                 pass(last).then_some(Event::Deleted(d))
             }

@@ -10,8 +10,12 @@ use std::time::{Duration, Instant};
 
 use informer_controller::sharding::{assign, ShardRing, ShardRingConfig, ShardRingError, Shards};
 use informer_runtime::client::Config;
-use informer_runtime::Client;
+use informer_runtime::{
+    new_informer, typed, Client, Deleted, InformerOptions, ResourceEventHandlerFuncs,
+    SharedIndexInformer,
+};
 use informer_selectors::shard::ShardField;
+use k8s_openapi::api::core::v1::ConfigMap;
 use rand::Rng;
 use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
 use tokio::task::JoinHandle;
@@ -353,4 +357,122 @@ async fn timings_that_would_let_a_replica_outlive_its_lease_are_refused() {
     let err = ShardRing::new(client, "shop", RING, "Not_A_Name", config()).unwrap_err();
     assert!(err.to_string().contains("DNS subdomain"), "{err}");
     server.shutdown().await;
+}
+
+/// A replica's ConfigMap informer, following its ring's share.
+struct Follower {
+    informer: SharedIndexInformer<ConfigMap>,
+    /// `left ns/name` or `deleted ns/name`, for every object that went from its cache.
+    gone: Arc<Mutex<Vec<String>>>,
+}
+
+impl Follower {
+    fn start(server: &RunningServer, replica: &Replica, cancel: &CancellationToken) -> Self {
+        let client = Client::new(Config::new(server.url())).unwrap();
+        let informer = new_informer(
+            &client,
+            &typed::<ConfigMap>(),
+            Some("shop"),
+            InformerOptions::default()
+                .shard_assignments(replica.ring.assignments())
+                .page_size(50),
+        );
+        let gone = Arc::new(Mutex::new(Vec::new()));
+        let g = gone.clone();
+        informer.add_event_handler(ResourceEventHandlerFuncs::default().on_delete(
+            move |d: &Deleted<ConfigMap>| {
+                let what = if d.left_shard() { "left" } else { "deleted" };
+                g.lock().unwrap().push(format!("{what} {}", d.key()));
+            },
+        ));
+        tokio::spawn(informer.clone().run(cancel.clone()));
+        Self { informer, gone }
+    }
+
+    fn keys(&self) -> BTreeSet<String> {
+        self.informer.indexer().list_keys().into_iter().collect()
+    }
+}
+
+/// Waits until the followers' caches split the server's ConfigMaps: disjoint, together all.
+async fn split(server: &RunningServer, followers: &[&Follower]) {
+    let all: BTreeSet<String> = server
+        .list("configmaps", Some("shop"))
+        .unwrap()
+        .iter()
+        .map(|o| format!("shop/{}", o["metadata"]["name"].as_str().unwrap()))
+        .collect();
+    let started = Instant::now();
+    loop {
+        let caches: Vec<BTreeSet<String>> = followers.iter().map(|f| f.keys()).collect();
+        let union: BTreeSet<String> = caches.iter().flatten().cloned().collect();
+        let total: usize = caches.iter().map(BTreeSet::len).sum();
+        if union == all && total == all.len() {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the caches never split the objects: sizes {:?} of {}",
+            caches.iter().map(BTreeSet::len).collect::<Vec<_>>(),
+            all.len()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Informers following the ring hold exactly their replica's share, in both server modes
+/// (with `ShardedListAndWatch`, and filtering on the client without it): three replicas
+/// split 300 ConfigMaps; when one dies, the survivors' informers relist and take its
+/// objects over; objects that moved away are `LeftShard`, never deletions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn informers_follow_the_ring_with_and_without_server_side_sharding() {
+    for sharding in [true, false] {
+        let server = TestApiServer::builder()
+            .namespaces(["shop"])
+            .sharding(sharding)
+            .start()
+            .await
+            .unwrap();
+        for i in 0..300 {
+            server
+                .create(
+                    "configmaps",
+                    Some("shop"),
+                    serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": format!("cm-{i}")}}),
+                )
+                .unwrap();
+        }
+        let table = Arc::new(Table::default());
+        let cancel = CancellationToken::new();
+        let (a, b, c) = (
+            Replica::start(&server, "replica-a", &table),
+            Replica::start(&server, "replica-b", &table),
+            Replica::start(&server, "replica-c", &table),
+        );
+        let followers = [
+            Follower::start(&server, &a, &cancel),
+            Follower::start(&server, &b, &cancel),
+            Follower::start(&server, &c, &cancel),
+        ];
+        settled(&[&a, &b, &c]).await;
+        split(&server, &[&followers[0], &followers[1], &followers[2]]).await;
+
+        c.kill(&table);
+        settled(&[&a, &b]).await;
+        // The dead replica's informer is gone with it.
+        let [fa, fb, _] = &followers;
+        split(&server, &[fa, fb]).await;
+        for f in [fa, fb] {
+            let gone = f.gone.lock().unwrap().clone();
+            assert!(
+                gone.iter().all(|g| g.starts_with("left ")),
+                "sharding {sharding}: {gone:?}"
+            );
+        }
+        cancel.cancel();
+        for r in [a, b] {
+            r.cancel.cancel();
+            r.task.await.unwrap().unwrap();
+        }
+    }
 }

@@ -98,6 +98,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
                     Deleted::FinalStateUnknown { key, .. } => {
                         println!("  event: deleted pod {key} (seen on relist)")
                     }
+                    Deleted::LeftShard { key, .. } => {
+                        println!("  event: pod {key} left this replica's shard")
+                    }
                 }
                 d.deleted.fetch_add(1, Ordering::Release);
             }),

@@ -53,6 +53,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             .on_delete(|gone: &Deleted<Pod>| match gone {
                 Deleted::Object(pod) => eprintln!("deleted {}", name_of(pod)),
                 Deleted::FinalStateUnknown { key, .. } => eprintln!("deleted {key} (missed)"),
+                Deleted::LeftShard { key, .. } => eprintln!("{key} left this replica's shard"),
             }),
     );
 

@@ -55,7 +55,9 @@ struct Entry<K> {
 fn deleted_object<K>(d: &Deleted<K>) -> &Arc<K> {
     match d {
         Deleted::Object(o) => o,
-        Deleted::FinalStateUnknown { last_known, .. } => last_known,
+        Deleted::FinalStateUnknown { last_known, .. } | Deleted::LeftShard { last_known, .. } => {
+            last_known
+        }
     }
 }
 

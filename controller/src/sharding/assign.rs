@@ -4,6 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use informer_selectors::shard::{fnv1a_64, ShardField, ShardRange, ShardSelector};
 
+use informer_runtime::sharding::ShardAssignment;
+
 /// How many buckets the hash space is cut into unless configured otherwise.
 pub const DEFAULT_BUCKETS: u32 = 256;
 
@@ -129,6 +131,13 @@ impl Shards {
     /// nothing is owned (no selector can say "nothing": stop listing instead).
     pub fn selector(&self) -> Option<ShardSelector> {
         ShardSelector::new(self.field, self.ranges())
+    }
+
+    /// The share as an informer follows it: [`ShardAssignment::Nothing`] when no bucket is
+    /// owned, else the [`selector`](Self::selector) of the owned ranges.
+    pub fn assignment(&self) -> ShardAssignment {
+        self.selector()
+            .map_or(ShardAssignment::Nothing, ShardAssignment::Selector)
     }
 
     /// True when an object whose field hashes to `hash` is owned.

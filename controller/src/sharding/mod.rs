@@ -107,6 +107,7 @@ use tokio_util::sync::CancellationToken;
 
 use informer_runtime::api::Api;
 use informer_runtime::client::Client;
+use informer_runtime::sharding::ShardAssignment;
 use informer_selectors::shard::ShardField;
 
 pub use assign::{assign, bucket_of, Shards, DEFAULT_BUCKETS, MAX_BUCKETS};
@@ -207,6 +208,8 @@ pub struct ShardRing {
     io: LeaseIo,
     config: ShardRingConfig,
     tx: watch::Sender<Shards>,
+    /// The same, as informers follow it.
+    assignments: watch::Sender<ShardAssignment>,
     release: Option<Release>,
     running: AtomicBool,
 }
@@ -245,10 +248,12 @@ impl ShardRing {
         )
         .map_err(invalid)?;
         let (tx, _) = watch::channel(Shards::none(config.field, config.buckets));
+        let (assignments, _) = watch::channel(ShardAssignment::Nothing);
         Ok(Self {
             io,
             config,
             tx,
+            assignments,
             release: None,
             running: AtomicBool::new(false),
         })
@@ -272,6 +277,15 @@ impl ShardRing {
     /// [`run`](Self::run) starts to see them all.
     pub fn subscribe(&self) -> watch::Receiver<Shards> {
         self.tx.subscribe()
+    }
+
+    /// The share this replica may work on, as informers follow it
+    /// ([`InformerOptions::shard_assignments`](informer_runtime::informer::InformerOptions::shard_assignments)):
+    /// they relist whenever it moves, and deliver objects that left it as
+    /// [`Deleted::LeftShard`](informer_runtime::Deleted::LeftShard). Nothing until
+    /// [`run`](Self::run) claims buckets.
+    pub fn assignments(&self) -> watch::Receiver<ShardAssignment> {
+        self.assignments.subscribe()
     }
 
     /// The buckets this replica may work on now.
@@ -342,9 +356,15 @@ impl ShardRing {
 
     fn publish(&self, active: &BTreeSet<u32>) {
         let next = Shards::new(self.config.field, self.config.buckets, active.clone());
+        let assignment = next.assignment();
         self.tx.send_if_modified(|s| {
             let changed = *s != next;
             *s = next;
+            changed
+        });
+        self.assignments.send_if_modified(|a| {
+            let changed = *a != assignment;
+            *a = assignment;
             changed
         });
     }

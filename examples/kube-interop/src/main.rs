@@ -95,6 +95,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
                     Deleted::FinalStateUnknown { key, .. } => {
                         println!("  event: deleted widget {key} (seen on relist)")
                     }
+                    Deleted::LeftShard { key, .. } => {
+                        println!("  event: widget {key} left this replica's shard")
+                    }
                 }
                 d.deleted.fetch_add(1, Ordering::Release);
             }),

@@ -80,7 +80,9 @@ where
             .on_delete(move |gone: &Deleted<K>| {
                 let k = match gone {
                     Deleted::Object(o) => key(&**o),
-                    Deleted::FinalStateUnknown { key, .. } => key.clone(),
+                    Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. } => {
+                        key.clone()
+                    }
                 };
                 d.push(format!("delete {k}"));
             }),

@@ -127,6 +127,7 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
                 let name = match gone {
                     Deleted::Object(v) => v.metadata.name.clone().unwrap_or_default(),
                     Deleted::FinalStateUnknown { key, .. } => format!("unknown {key}"),
+                    Deleted::LeftShard { key, .. } => format!("left {key}"),
                 };
                 on_delete.lock().unwrap().push(format!("delete {name}"));
             }),
