@@ -1,4 +1,4 @@
-//! Command line: `bench <all|sync|memory|watch|listers|server|writes|codegen|workqueue|kube|soak>... [--quick] [--minutes M] [--out DIR]`,
+//! Command line: `bench <all|sync|memory|watch|listers|server|writes|codegen|workqueue|kube|sharding|soak>... [--quick] [--minutes M] [--out DIR]`,
 //! and the internal `bench serve` child mode.
 
 use std::path::PathBuf;
@@ -26,13 +26,16 @@ pub enum Section {
     Workqueue,
     /// Initial sync through a kube::Client vs our own transport vs kube-rs.
     Kube,
+    /// Sharded informers: one replica's heap, sync time and decode CPU, server- and
+    /// client-side filtering.
+    Sharding,
     /// Minutes of random writes and faults: caches exact, heap flat, queues bounded.
     Soak,
 }
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 11] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
@@ -42,6 +45,7 @@ impl Section {
         Section::Codegen,
         Section::Workqueue,
         Section::Kube,
+        Section::Sharding,
         Section::Soak,
     ];
 
@@ -57,6 +61,7 @@ impl Section {
             Section::Codegen => "codegen",
             Section::Workqueue => "workqueue",
             Section::Kube => "kube",
+            Section::Sharding => "sharding",
             Section::Soak => "soak",
         }
     }
@@ -73,6 +78,7 @@ impl Section {
             Section::Codegen => "Code generation and compile time",
             Section::Workqueue => "Controller work queue",
             Section::Kube => "Initial sync through a kube::Client",
+            Section::Sharding => "Sharded informers: one replica of N",
             Section::Soak => {
                 "Soak: random writes and every fault, heap and handler queues over time"
             }
@@ -106,6 +112,8 @@ pub struct ServeArgs {
     pub namespaces: usize,
     /// Watch history window.
     pub history: usize,
+    /// Serve KEP-5866 sharded lists and watches (`--no-sharding`: ignore the selector).
+    pub sharding: bool,
 }
 
 /// What to do.
@@ -123,10 +131,10 @@ pub enum Command {
 
 /// Usage text.
 pub const USAGE: &str = "\
-bench <all | sync | memory | watch | listers | server | writes | codegen | workqueue | kube | soak>... [--quick] [--minutes M] [--out DIR]
+bench <all | sync | memory | watch | listers | server | writes | codegen | workqueue | kube | sharding | soak>... [--quick] [--minutes M] [--out DIR]
 bench report [--out DIR]
 
-  all          every section (sync, memory, watch, listers, server, writes, codegen, workqueue, kube, soak)
+  all          every section (sync, memory, watch, listers, server, writes, codegen, workqueue, kube, sharding, soak)
   --quick      small sizes and no clean release builds (what CI runs); a 30 s soak
   --minutes M  how long the soak runs (default 10; decimals allowed)
   --out DIR    where results.json, the charts and the table go (default: target/bench)
@@ -154,12 +162,14 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
                 pods: 1000,
                 namespaces: 10,
                 history: 10_000,
+                sharding: true,
             };
             while let Some(flag) = args.next() {
                 match flag.as_str() {
                     "--pods" => serve.pods = number(&flag, args.next())?,
                     "--namespaces" => serve.namespaces = number(&flag, args.next())?.max(1),
                     "--history" => serve.history = number(&flag, args.next())?,
+                    "--no-sharding" => serve.sharding = false,
                     other => {
                         return Err(BenchError::Usage(format!("serve: unknown flag {other:?}")))
                     }
@@ -271,7 +281,8 @@ mod tests {
             Command::Serve(ServeArgs {
                 pods: 5,
                 namespaces: 1,
-                history: 9
+                history: 9,
+                sharding: true
             })
         );
     }

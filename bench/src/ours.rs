@@ -27,6 +27,8 @@ pub struct OursOptions {
     pub handlers: usize,
     /// What each handler does on update.
     pub on_update: Option<OnUpdate>,
+    /// Cache only this shard (KEP-5866).
+    pub shard_selector: Option<informer_runtime::shard::ShardSelector>,
 }
 
 /// A started factory with its pods informer.
@@ -53,6 +55,9 @@ impl Ours {
         let mut builder = SharedInformerFactory::builder(client);
         if options.keep_managed_fields {
             builder = builder.keep_managed_fields();
+        }
+        if let Some(selector) = &options.shard_selector {
+            builder = builder.shard_selector(selector.clone());
         }
         let factory = builder.cache_mode(options.cache_mode).build();
         let pods = factory.core().v1().pods();
@@ -92,6 +97,11 @@ impl Ours {
     /// Watch requests made so far.
     pub fn watches(&self) -> u64 {
         self.informer.stats().watches
+    }
+
+    /// Objects skipped by filtering on the client so far.
+    pub fn shard_skipped(&self) -> u64 {
+        self.informer.stats().shard_skipped
     }
 
     /// The pods lister.

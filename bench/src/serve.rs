@@ -21,6 +21,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), BenchError> {
         .seed_pods(args.pods)
         .seed_namespaces(args.namespaces)
         .history(args.history.max(1))
+        .sharding(args.sharding)
         .start()
         .await
         .map_err(|e| server_err("start the test API server", e))?;

@@ -65,6 +65,11 @@ const WATCH_LIMIT: Duration = Duration::from_secs(60);
 impl ServerProcess {
     /// Starts `bench serve` seeded per `spec` and waits for its address.
     pub async fn start(spec: ServerSpec) -> Result<Self, BenchError> {
+        Self::start_with(spec, &[]).await
+    }
+
+    /// [`start`](Self::start) with more `bench serve` flags (`--no-sharding`).
+    pub async fn start_with(spec: ServerSpec, flags: &[&str]) -> Result<Self, BenchError> {
         let exe = std::env::current_exe()
             .map_err(|e| BenchError::Server(format!("locate own binary: {e}")))?;
         let mut child = Command::new(&exe)
@@ -75,6 +80,7 @@ impl ServerProcess {
             .arg(spec.namespaces.to_string())
             .arg("--history")
             .arg(spec.history.to_string())
+            .args(flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

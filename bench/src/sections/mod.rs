@@ -6,6 +6,7 @@ pub mod kube;
 pub mod listers;
 pub mod memory;
 pub mod server;
+pub mod sharding;
 pub mod soak;
 pub mod sync;
 pub mod watch;
@@ -40,6 +41,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Codegen => codegen::run(ctx).await,
         Section::Workqueue => workqueue::run(ctx).await,
         Section::Kube => kube::run(ctx).await,
+        Section::Sharding => sharding::run(ctx).await,
         Section::Soak => soak::run(ctx).await,
     }
 }

@@ -1,0 +1,161 @@
+//! Sharded informers (KEP-5866): what one replica of N pays, N = 1, 2, 4, over the same
+//! Pods.
+//!
+//! - **server-side**: the test server filters (`ShardedListAndWatch` on): one replica's
+//!   heap and sync time against the unsharded informer's, targets ≤ 1.15/N and ≤ 1.2/N.
+//! - **client-side**: the server ignores the selector (feature off), so the informer skips
+//!   the Pods outside its shard before decoding them. Its extra CPU over the server-side
+//!   replica's is the cost of skipping; the CPU of decoding those same Pods is the unsharded
+//!   informer's minus the server-side replica's. Target: skipping ≤ 0.3× decoding.
+//!
+//! CPU is this process's (the server is a child process), so it is the informer's own:
+//! reading, skipping, decoding and caching.
+
+use std::time::Instant;
+
+use informer_runtime::shard::ShardSelector;
+
+use super::{settle, Ctx};
+use crate::alloc;
+use crate::cpu::process_cpu_ns;
+use crate::error::BenchError;
+use crate::ours::{Ours, OursOptions};
+use crate::results::{Record, Target};
+use crate::server_process::{ServerProcess, ServerSpec};
+
+const SECTION: &str = "sharding";
+
+/// One replica's sync.
+#[derive(Clone, Copy, Debug)]
+struct Replica {
+    heap: f64,
+    sync_s: f64,
+    cpu_s: f64,
+    cached: usize,
+    skipped: u64,
+}
+
+/// The first of `shards` equal uid ranges (everything for one shard).
+fn first_of(shards: u32) -> Result<Option<ShardSelector>, BenchError> {
+    if shards <= 1 {
+        return Ok(None);
+    }
+    let end = (1u128 << 64) / u128::from(shards);
+    ShardSelector::uid_range(0, end)
+        .map(Some)
+        .map_err(|e| BenchError::Informer {
+            who: "shard selector".into(),
+            reason: e.to_string(),
+        })
+}
+
+async fn replica(
+    server: &ServerProcess,
+    selector: Option<ShardSelector>,
+) -> Result<Replica, BenchError> {
+    settle().await;
+    let base = alloc::live_bytes();
+    let cpu = process_cpu_ns();
+    let start = Instant::now();
+    let ours = Ours::start(
+        server.url(),
+        &OursOptions {
+            shard_selector: selector,
+            ..Default::default()
+        },
+    )?;
+    ours.wait_synced().await?;
+    let sync_s = start.elapsed().as_secs_f64();
+    let cpu_s = process_cpu_ns().saturating_sub(cpu) as f64 / 1e9;
+    settle().await;
+    let heap = alloc::live_bytes().saturating_sub(base) as f64;
+    let cached = ours.lister().list(&Default::default()).len();
+    let skipped = ours.shard_skipped();
+    ours.stop().await;
+    Ok(Replica {
+        heap,
+        sync_s,
+        cpu_s,
+        cached,
+        skipped,
+    })
+}
+
+/// Runs the section.
+pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
+    let n = if ctx.quick { 2_000 } else { 100_000 };
+    let spec = ServerSpec {
+        pods: n,
+        namespaces: super::sync::namespaces_for(n),
+        history: 1_000,
+    };
+    let shard_counts = [2u32, 4];
+    let server = ServerProcess::start(spec).await?;
+    let measured = async {
+        let whole = replica(&server, None).await?;
+        let mut server_side = Vec::new();
+        for shards in shard_counts {
+            server_side.push(replica(&server, first_of(shards)?).await?);
+        }
+        Ok::<_, BenchError>((whole, server_side))
+    }
+    .await;
+    server.stop().await?;
+    let (whole, server_side) = measured?;
+
+    let server = ServerProcess::start_with(spec, &["--no-sharding"]).await?;
+    let measured = async {
+        let mut client_side = Vec::new();
+        for shards in shard_counts {
+            client_side.push(replica(&server, first_of(shards)?).await?);
+        }
+        Ok::<_, BenchError>(client_side)
+    }
+    .await;
+    server.stop().await?;
+    let client_side = measured?;
+
+    let p = format!("sharding.n{n}");
+    let mut records = vec![
+        Record::new(SECTION, format!("{p}.unsharded_sync"), whole.sync_s, "s").note(format!(
+            "one informer over all {n} Pods: {:.1} MB held, {:.2} s CPU",
+            whole.heap / 1e6,
+            whole.cpu_s
+        )),
+    ];
+    for ((shards, s), c) in shard_counts.iter().zip(&server_side).zip(&client_side) {
+        let n_f = f64::from(*shards);
+        let skip_cpu = (c.cpu_s - s.cpu_s).max(0.0);
+        let decode_cpu = (whole.cpu_s - s.cpu_s).max(f64::MIN_POSITIVE);
+        records.extend([
+            Record::new(SECTION, format!("{p}.server_{shards}_shards_heap"), s.heap / 1e6, "MB")
+                .against("unsharded", whole.heap / 1e6)
+                .target(Target::ratio_at_most(1.15 / n_f))
+                .note(format!("one replica of {shards}: {} Pods of {n} cached", s.cached)),
+            Record::new(SECTION, format!("{p}.server_{shards}_shards_sync"), s.sync_s, "s")
+                .against("unsharded", whole.sync_s)
+                .target(Target::ratio_at_most(1.2 / n_f)),
+            Record::new(SECTION, format!("{p}.client_{shards}_shards_heap"), c.heap / 1e6, "MB")
+                .against("unsharded", whole.heap / 1e6)
+                .note(format!(
+                    "the server ignores the selector: {} Pods cached, {} skipped before decoding (the two servers seed different uids)",
+                    c.cached, c.skipped
+                )),
+            Record::new(SECTION, format!("{p}.client_{shards}_shards_sync"), c.sync_s, "s")
+                .against("server-side", s.sync_s),
+            Record::new(
+                SECTION,
+                format!("{p}.client_{shards}_shards_skip_cpu"),
+                skip_cpu,
+                "s",
+            )
+            .against("decoding the same Pods", decode_cpu)
+            .target(Target::ratio_at_most(0.3))
+            .note(format!(
+                "CPU of the client-side replica over the server-side one ({:.2} s vs {:.2} s), against the unsharded informer's over the server-side one ({:.2} s)",
+                c.cpu_s, s.cpu_s, whole.cpu_s
+            )),
+        ]);
+    }
+    Ok(records)
+}
