@@ -312,7 +312,7 @@ where
 
     /// Before reconciling a key, waits until the caches have caught up with the writes
     /// the key's earlier reconciles recorded in `writes` (bounded by its timeout; see
-    /// [`read_your_writes`](crate::read_your_writes)). Counted in
+    /// [`read_your_writes` module](mod@crate::read_your_writes)). Counted in
     /// [`ControllerStats::read_your_writes_waits`] and
     /// [`read_your_writes_timeouts`](ControllerStats::read_your_writes_timeouts).
     #[must_use]
