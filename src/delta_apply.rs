@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::delta_channel::Delta;
 use crate::handler::{Deleted, Event, Origin};
 use crate::object::{object_key, Meta as _, Object};
-use crate::sharding::ShardAssignment;
+use crate::sharding::{ShardAssignment, ShardBy};
 use crate::store::StoreWriter;
 
 type Seen = HashSet<String, foldhash::fast::RandomState>;
@@ -45,6 +45,9 @@ struct Relist<K> {
     seen: Seen,
     /// The listed objects that differ from the cache, in list order.
     changed: Vec<(String, Arc<K>)>,
+    /// Keys the list showed outside the share (objects placed by a controller that is not
+    /// in it): if cached, they left the shard rather than the cluster.
+    outside: Seen,
 }
 
 impl<K> Relist<K> {
@@ -52,6 +55,7 @@ impl<K> Relist<K> {
         Self {
             seen: Seen::default(),
             changed: Vec::new(),
+            outside: Seen::default(),
         }
     }
 }
@@ -64,6 +68,9 @@ pub(crate) struct DeltaApplier<K> {
     /// The share of the objects the lists hold: what a relist no longer shows and this
     /// does not hold left the shard.
     scope: ShardAssignment,
+    /// Whose fields place an object in the share. Placed by its controller, an object is
+    /// sent whatever the share (no server can filter on that) and filtered here.
+    by: ShardBy,
 }
 
 impl<K: Object> DeltaApplier<K> {
@@ -74,7 +81,22 @@ impl<K: Object> DeltaApplier<K> {
             listing: Listing::None,
             synced: false,
             scope: ShardAssignment::Everything,
+            by: ShardBy::Object,
         }
+    }
+
+    /// The same, for an informer holding the share `scope` (until a [`Delta::Scope`] moves
+    /// it), its objects placed `by` their own fields or their controller's.
+    pub(crate) fn sharded(mut self, scope: ShardAssignment, by: ShardBy) -> Self {
+        self.scope = scope;
+        self.by = by;
+        self
+    }
+
+    /// False for an object the server sent but the share does not hold: only objects
+    /// placed by their controller are sent so.
+    fn holds(&self, obj: &K) -> bool {
+        self.by == ShardBy::Object || self.scope.holds_by(obj.meta(), self.by) != Some(false)
     }
 
     /// True once a complete list has been applied.
@@ -98,6 +120,12 @@ impl<K: Object> DeltaApplier<K> {
                 let key = object_key(obj.as_ref());
                 if matches!(self.listing, Listing::None) {
                     self.listing = Listing::Relist(Relist::new());
+                }
+                if !self.holds(&obj) {
+                    if let Listing::Relist(relist) = &mut self.listing {
+                        relist.outside.insert(key);
+                    }
+                    return;
                 }
                 match &mut self.listing {
                     Listing::IntoEmpty | Listing::None => self.upsert(key, obj, emit),
@@ -129,7 +157,18 @@ impl<K: Object> DeltaApplier<K> {
             Delta::Scope(scope) => self.scope = scope,
             Delta::Added(new) | Delta::Updated(new) => {
                 let rv = new.meta().resource_version().map(str::to_owned);
-                self.upsert(object_key(new.as_ref()), new, emit);
+                if self.holds(&new) {
+                    self.upsert(object_key(new.as_ref()), new, emit);
+                } else {
+                    // Its controller changed to one outside the share.
+                    let key = object_key(new.as_ref());
+                    if let Some(last_known) = self.writer.remove(&key) {
+                        emit(
+                            Event::Deleted(Deleted::LeftShard { key, last_known }),
+                            Origin::Change,
+                        );
+                    }
+                }
                 if let Some(rv) = rv {
                     self.writer.set_resource_version(&rv);
                 }
@@ -175,7 +214,11 @@ impl<K: Object> DeltaApplier<K> {
     /// Applies a finished relist as one write: its changed objects, then the removal of
     /// every cached key it did not show; then emits the events of both, in that order.
     fn replace(&mut self, relist: Relist<K>, emit: &mut dyn FnMut(Event<K>, Origin)) {
-        let Relist { seen, changed } = relist;
+        let Relist {
+            seen,
+            changed,
+            outside,
+        } = relist;
         let mut gone: Vec<String> = self
             .writer
             .store()
@@ -198,7 +241,9 @@ impl<K: Object> DeltaApplier<K> {
                 (Some(new), old) => emit(event(old, new, in_initial_list), Origin::Change),
                 (None, Some(last_known)) => {
                     // Known to be outside the share: it left; otherwise it was deleted.
-                    let gone = if self.scope.holds(last_known.meta()) == Some(false) {
+                    let gone = if outside.contains(&key)
+                        || self.scope.holds_by(last_known.meta(), self.by) == Some(false)
+                    {
                         Deleted::LeftShard { key, last_known }
                     } else {
                         Deleted::FinalStateUnknown { key, last_known }
@@ -478,6 +523,83 @@ mod tests {
             ],
         );
         assert_eq!(out, vec!["left ns/low low@1"]);
+    }
+
+    #[test]
+    fn objects_placed_by_their_controller_follow_it() {
+        use crate::shard::{fnv1a_64, ShardSelector};
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+        let uids: Vec<String> = (0..64).map(|i| format!("uid-{i:04}-c71e")).collect();
+        let low = uids
+            .iter()
+            .find(|u| fnv1a_64(u.as_bytes()) < 1 << 63)
+            .unwrap();
+        let high = uids
+            .iter()
+            .find(|u| fnv1a_64(u.as_bytes()) >= 1 << 63)
+            .unwrap();
+        // Its own uid is `own`; its controller's `controller` (none: placed by its own).
+        let owned = |name: &str, rv: &str, own: &str, controller: Option<&str>| {
+            let mut c = (*cm(name, rv)).clone();
+            c.metadata.uid = Some(own.into());
+            c.metadata.owner_references = controller.map(|uid| {
+                vec![
+                    OwnerReference {
+                        uid: high.clone(),
+                        controller: Some(false),
+                        ..OwnerReference::default()
+                    },
+                    OwnerReference {
+                        uid: uid.into(),
+                        controller: Some(true),
+                        ..OwnerReference::default()
+                    },
+                ]
+            });
+            Arc::new(c)
+        };
+        let low_half = ShardAssignment::Selector(ShardSelector::uid_range(0, 1 << 63).unwrap());
+        let (idx, writer) = store(Indexers::namespace());
+        let mut a = DeltaApplier::new(writer).sharded(low_half, ShardBy::ControllerOwner);
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(owned("mine", "1", high, Some(low))),
+                Delta::Replaced(owned("theirs", "2", low, Some(high))),
+                Delta::Replaced(owned("orphan", "3", low, None)),
+                Delta::ListEnd("3".into()),
+            ],
+        );
+        assert_eq!(
+            out,
+            vec!["add mine@1 initial=true", "add orphan@3 initial=true"]
+        );
+        let out = run(
+            &mut a,
+            vec![
+                Delta::Added(owned("theirs-2", "4", low, Some(high))),
+                Delta::Updated(owned("mine", "5", high, Some(high))),
+                Delta::Updated(owned("theirs", "6", high, Some(low))),
+            ],
+        );
+        assert_eq!(
+            out,
+            vec!["left ns/mine mine@1", "add theirs@6 initial=false"]
+        );
+        assert_eq!(idx.list_keys().len(), 2);
+        assert_eq!(idx.resource_version(), "6");
+        // A relist that shows the same: nothing moves; one whose controller moved: it left.
+        let out = run(
+            &mut a,
+            vec![
+                Delta::ListStart,
+                Delta::Replaced(owned("theirs", "6", high, Some(low))),
+                Delta::Replaced(owned("orphan", "7", low, Some(high))),
+                Delta::ListEnd("7".into()),
+            ],
+        );
+        assert_eq!(out, vec!["left ns/orphan orphan@3"]);
     }
 
     #[test]

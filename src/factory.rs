@@ -23,6 +23,7 @@ use crate::list_options::TweakListOptions;
 use crate::object::Object;
 use crate::projection::{Projected, ProjectedInformer, Projection};
 use crate::shard::ShardSelector;
+use crate::sharding::{ShardAssignment, ShardBy};
 use crate::source::{new_informer, InformerSource};
 use crate::store::CacheMode;
 
@@ -35,6 +36,12 @@ pub struct FactoryOptions {
     pub tweak_list_options: Option<TweakListOptions>,
     /// Every informer's shard ([`InformerOptions::shard_selector`]).
     pub shard_selector: Option<ShardSelector>,
+    /// Every informer's moving share ([`InformerOptions::shard_assignments`]), in place of
+    /// `shard_selector`.
+    pub shard_assignments: Option<watch::Receiver<ShardAssignment>>,
+    /// Whose fields place every informer's objects in the shard
+    /// ([`InformerOptions::shard_by`]).
+    pub shard_by: ShardBy,
     /// Resync period of informers without a per-type one (zero: never).
     pub default_resync: Duration,
     /// Per-type resync periods.
@@ -55,6 +62,8 @@ impl std::fmt::Debug for FactoryOptions {
             .field("namespace", &self.namespace)
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("shard_selector", &self.shard_selector)
+            .field("shard_assignments", &self.shard_assignments.is_some())
+            .field("shard_by", &self.shard_by)
             .field("default_resync", &self.default_resync)
             .field("custom_resync", &self.custom_resync.len())
             .field("metadata_transform", &self.metadata_transform.is_some())
@@ -223,6 +232,8 @@ impl SharedInformerFactoryCore {
             .cache_mode(self.options.cache_mode);
         options.tweak_list_options = self.options.tweak_list_options.clone();
         options.shard_selector = self.options.shard_selector.clone();
+        options.shard_assignments = self.options.shard_assignments.clone();
+        options.shard_by = self.options.shard_by;
         options.metadata_transform = self.options.metadata_transform.clone();
         options
     }
@@ -684,6 +695,22 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
     /// [`InformerOptions::shard_selector`]).
     pub fn shard_selector(mut self, selector: ShardSelector) -> Self {
         self.options.shard_selector = Some(selector);
+        self
+    }
+
+    /// Every informer follows the share `assignments` says, as it moves: a replica of a
+    /// sharded controller gives its shard ring's `assignments()` (see
+    /// [`InformerOptions::shard_assignments`]).
+    pub fn shard_assignments(mut self, assignments: watch::Receiver<ShardAssignment>) -> Self {
+        self.options.shard_assignments = Some(assignments);
+        self
+    }
+
+    /// Every informer places objects in the shard by their own fields or by their
+    /// controller's ([`InformerOptions::shard_by`]): a factory of the objects a sharded
+    /// controller owns uses [`ShardBy::ControllerOwner`].
+    pub fn shard_by(mut self, by: ShardBy) -> Self {
+        self.options.shard_by = by;
         self
     }
 

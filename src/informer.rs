@@ -28,7 +28,7 @@ use crate::reflector::{
     Reflector, ReflectorConfig, ReflectorStatus, DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
 };
 use crate::shard::ShardSelector;
-use crate::sharding::ShardAssignment;
+use crate::sharding::{ShardAssignment, ShardBy};
 use crate::stats::InformerStats;
 use crate::store::{store_with_mode, CacheMode, Indexer, Indexers};
 
@@ -159,6 +159,7 @@ impl<K: Object> SharedIndexInformer<K> {
             tweak_list_options,
             shard_selector,
             shard_assignments,
+            shard_by,
             transform,
             metadata_transform,
             drop_managed_fields,
@@ -172,10 +173,14 @@ impl<K: Object> SharedIndexInformer<K> {
         let (indexer, writer) = store_with_mode(indexers, cache_mode);
         let synced = Arc::new(AtomicBool::new(false));
         let lister_watcher: Arc<dyn ListerWatcher<K>> = Arc::new(lister_watcher);
+        let scope = shard_selector
+            .clone()
+            .map_or(ShardAssignment::Everything, ShardAssignment::Selector);
         let config = ReflectorConfig {
             name: name.clone(),
             shard_selector,
             shard_assignments,
+            shard_by,
             tweak_list_options,
             page_size: page_size.max(1),
             streaming_list,
@@ -195,7 +200,7 @@ impl<K: Object> SharedIndexInformer<K> {
                 default_resync: resync,
                 name: name.clone(),
                 dispatch: Mutex::new(Dispatch {
-                    applier: DeltaApplier::new(writer),
+                    applier: DeltaApplier::new(writer).sharded(scope, shard_by),
                     processor: Processor::new(name, synced.clone(), object_key::<K>),
                 }),
                 synced,
@@ -600,6 +605,10 @@ pub struct InformerOptions<K> {
     /// objects that left as [`Deleted::LeftShard`](crate::handler::Deleted::LeftShard). Takes
     /// the place of [`shard_selector`](Self::shard_selector). See [`crate::sharding`].
     pub shard_assignments: Option<tokio::sync::watch::Receiver<ShardAssignment>>,
+    /// Whose fields place an object in the shard: its own (the default, filtered by the
+    /// server) or its controller's, for the objects a sharded controller owns (filtered by
+    /// the informer after decoding). See [`ShardBy`].
+    pub shard_by: ShardBy,
     /// Applied to every object before it is cached and delivered, after
     /// [`metadata_transform`](Self::metadata_transform).
     pub transform: Option<Transform<K>>,
@@ -639,6 +648,7 @@ impl<K: Object> Default for InformerOptions<K> {
             tweak_list_options: None,
             shard_selector: None,
             shard_assignments: None,
+            shard_by: ShardBy::Object,
             transform: None,
             metadata_transform: None,
             drop_managed_fields: false,
@@ -660,6 +670,7 @@ impl<K> Clone for InformerOptions<K> {
             tweak_list_options: self.tweak_list_options.clone(),
             shard_selector: self.shard_selector.clone(),
             shard_assignments: self.shard_assignments.clone(),
+            shard_by: self.shard_by,
             transform: self.transform.clone(),
             metadata_transform: self.metadata_transform.clone(),
             drop_managed_fields: self.drop_managed_fields,
@@ -681,6 +692,7 @@ impl<K> std::fmt::Debug for InformerOptions<K> {
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("shard_selector", &self.shard_selector)
             .field("shard_assignments", &self.shard_assignments.is_some())
+            .field("shard_by", &self.shard_by)
             .field("transform", &self.transform.is_some())
             .field("metadata_transform", &self.metadata_transform.is_some())
             .field("drop_managed_fields", &self.drop_managed_fields)
@@ -739,6 +751,14 @@ impl<K> InformerOptions<K> {
         assignments: tokio::sync::watch::Receiver<ShardAssignment>,
     ) -> Self {
         self.shard_assignments = Some(assignments);
+        self
+    }
+
+    /// Place objects in the shard by their own fields or their controller's (see the
+    /// field's docs).
+    #[must_use]
+    pub fn shard_by(mut self, by: ShardBy) -> Self {
+        self.shard_by = by;
         self
     }
 

@@ -42,7 +42,7 @@ use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
 use crate::shard::ShardSelector;
-use crate::sharding::ShardAssignment;
+use crate::sharding::{ShardAssignment, ShardBy};
 use crate::stats::Counters;
 use crate::watch_event::ShardInfo;
 
@@ -148,6 +148,9 @@ pub(crate) struct ReflectorConfig {
     pub(crate) shard_selector: Option<ShardSelector>,
     /// A share that moves, in place of `shard_selector`.
     pub(crate) shard_assignments: Option<watch::Receiver<ShardAssignment>>,
+    /// Whose fields place an object in the share: a selector the server cannot apply to
+    /// them is not sent, and the applier filters instead.
+    pub(crate) shard_by: ShardBy,
     /// Edits every list and watch request, last.
     pub(crate) tweak_list_options: Option<TweakListOptions>,
     /// Try streaming lists (`sendInitialEvents`) before list + watch.
@@ -167,6 +170,7 @@ impl std::fmt::Debug for ReflectorConfig {
             .field("page_size", &self.page_size)
             .field("shard_selector", &self.shard_selector)
             .field("shard_assignments", &self.shard_assignments.is_some())
+            .field("shard_by", &self.shard_by)
             .field("tweak_list_options", &self.tweak_list_options.is_some())
             .field("streaming_list", &self.streaming_list)
             .field("initial_events_timeout", &self.initial_events_timeout)
@@ -183,6 +187,7 @@ impl Default for ReflectorConfig {
             page_size: DEFAULT_PAGE_SIZE,
             shard_selector: None,
             shard_assignments: None,
+            shard_by: ShardBy::Object,
             tweak_list_options: None,
             streaming_list: false,
             initial_events_timeout: DEFAULT_INITIAL_EVENTS_TIMEOUT,
@@ -307,7 +312,7 @@ impl<K: Object> Reflector<K> {
             .in_force
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .selector()
+            .server_selector(self.config.shard_by)
             .cloned();
         if let Some(tweak) = &self.config.tweak_list_options {
             tweak(&mut options);

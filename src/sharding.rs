@@ -29,6 +29,56 @@
 use crate::object::Meta;
 use crate::shard::{ShardField, ShardSelector};
 
+/// Whose fields place an object in a share.
+///
+/// A server hashes only an object's own uid or namespace (KEP-5866). A controller's owned
+/// objects (a Foo's Deployments) hash elsewhere than their owner, so a replica that shards
+/// both by their own uids caches Deployments of Foos it does not reconcile and misses those
+/// of Foos it does. Two ways out, each with its cost:
+///
+/// - Shard by namespace: an owner and its dependents share a namespace, so both informers
+///   keep [`ShardBy::Object`] and the server filters both. Balance is by namespace, so a
+///   few large namespaces make uneven shares, and one namespace is never split.
+/// - Shard the owner by uid and its dependents by [`ShardBy::ControllerOwner`]: shares are
+///   even whatever the namespaces, but the server cannot filter the dependents: their
+///   informer lists and watches them all, decodes each, and caches only those whose
+///   controller is in the share. Memory is saved, network and decoding are not.
+///
+/// ```
+/// use informer_runtime::informer::InformerOptions;
+/// use informer_runtime::sharding::ShardBy;
+/// use k8s_openapi::api::apps::v1::Deployment;
+///
+/// let options = InformerOptions::<Deployment>::default().shard_by(ShardBy::ControllerOwner);
+/// assert_eq!(options.shard_by, ShardBy::ControllerOwner);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShardBy {
+    /// The object's own uid or namespace: the server filters, or the client before
+    /// decoding when the server ignores the selector.
+    #[default]
+    Object,
+    /// For a uid selector, the uid of the object's controller (its owner reference with
+    /// `controller: true`), or its own uid when it has none; a namespace selector places it
+    /// by its namespace, which its controller shares. The informer sends no uid selector
+    /// and drops objects outside the share after decoding them; an object whose controller
+    /// changes to one outside the share leaves as
+    /// [`Deleted::LeftShard`](crate::handler::Deleted::LeftShard).
+    ControllerOwner,
+}
+
+impl ShardBy {
+    /// Whether a selector on `field` can be sent to the server: it hashes the object's own
+    /// fields only.
+    pub fn server_filters(self, field: ShardField) -> bool {
+        match self {
+            Self::Object => true,
+            Self::ControllerOwner => field == ShardField::Namespace,
+        }
+    }
+}
+
 /// The part of a resource's objects an informer is to hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum ShardAssignment {
@@ -53,17 +103,35 @@ impl ShardAssignment {
     /// Whether the object with `meta` belongs to this share; `None` when its hashed field
     /// is not known (a type that does not keep `metadata.uid`).
     pub fn holds(&self, meta: &impl Meta) -> Option<bool> {
+        self.holds_by(meta, ShardBy::Object)
+    }
+
+    /// Whether the object with `meta` belongs to this share when placed `by` its own fields
+    /// or its controller's; `None` when the hashed field is not known.
+    pub fn holds_by(&self, meta: &impl Meta, by: ShardBy) -> Option<bool> {
         match self {
             Self::Everything => Some(true),
             Self::Nothing => Some(false),
             Self::Selector(s) => {
                 let namespace = meta.namespace().unwrap_or_default();
-                let uid = match s.field() {
-                    ShardField::Uid => meta.uid()?,
-                    ShardField::Namespace => "",
+                let uid = match (s.field(), by) {
+                    (ShardField::Uid, ShardBy::Object) => meta.uid()?,
+                    (ShardField::Uid, ShardBy::ControllerOwner) => meta
+                        .owner_references()
+                        .iter()
+                        .find(|r| r.controller == Some(true))
+                        .map(|r| r.uid.as_str())
+                        .or_else(|| meta.uid())?,
+                    (ShardField::Namespace, _) => "",
                 };
                 Some(s.matches(uid, namespace))
             }
         }
+    }
+
+    /// The selector a server is sent for objects placed `by` their own fields or their
+    /// controller's: none when it cannot filter on the field (see [`ShardBy`]).
+    pub fn server_selector(&self, by: ShardBy) -> Option<&ShardSelector> {
+        self.selector().filter(|s| by.server_filters(s.field()))
     }
 }

@@ -84,6 +84,7 @@ pub use filter::{
 pub use leader_election::{LeaderElectionConfig, LeaderElectionError, LeaderElector, LeaseLock};
 pub use object_ref::{ObjectRef, ParseObjectRefError};
 pub use read_your_writes::ReadYourWrites;
+use sharding::ShardGate;
 pub use sharding::{ShardRing, ShardRingConfig, ShardRingError, Shards};
 pub use workqueue::WorkQueue;
 
@@ -142,6 +143,7 @@ struct Counts {
     backoff_requeues: AtomicU64,
     read_your_writes_waits: AtomicU64,
     read_your_writes_timeouts: AtomicU64,
+    shard_skips: AtomicU64,
 }
 
 /// A snapshot of [`ControllerMetrics`].
@@ -164,6 +166,9 @@ pub struct ControllerStats {
     /// Of those, the waits that ran out of time: the reconcile went on with the caches as
     /// they were.
     pub read_your_writes_timeouts: u64,
+    /// Keys taken from the queue and dropped unreconciled because their object is outside
+    /// this replica's share ([`Controller::run_sharded`]): it left the shard while queued.
+    pub shard_skips: u64,
 }
 
 impl ControllerMetrics {
@@ -178,6 +183,7 @@ impl ControllerMetrics {
             backoff_requeues: c.backoff_requeues.load(Ordering::Relaxed),
             read_your_writes_waits: c.read_your_writes_waits.load(Ordering::Relaxed),
             read_your_writes_timeouts: c.read_your_writes_timeouts.load(Ordering::Relaxed),
+            shard_skips: c.shard_skips.load(Ordering::Relaxed),
         }
     }
 
@@ -202,6 +208,9 @@ pub enum ControllerError {
     /// [`Controller::run_leader_elected`] could not stand for election.
     #[error("the controller cannot stand for election: {0}")]
     LeaderElection(#[from] LeaderElectionError),
+    /// [`Controller::run_sharded`] could not take part in its shard ring.
+    #[error("the controller cannot take part in its shard ring: {0}")]
+    ShardRing(#[from] ShardRingError),
 }
 
 /// A future as [`CacheSync::wait_synced`] returns it.
@@ -261,6 +270,7 @@ pub struct Controller<T, R> {
     timeout: Option<Duration>,
     metrics: ControllerMetrics,
     read_your_writes: Option<ReadYourWrites<T>>,
+    gate: Option<Arc<ShardGate>>,
 }
 
 /// Per-key backoff steps taken by [`Action::RequeueWithBackoff`] in a row.
@@ -307,6 +317,7 @@ where
             timeout: None,
             metrics: ControllerMetrics::default(),
             read_your_writes: None,
+            gate: None,
         }
     }
 
@@ -362,6 +373,7 @@ where
             timeout,
             metrics,
             read_your_writes,
+            gate,
         } = self;
         tokio::select! {
             () = cancel.cancelled() => {
@@ -384,6 +396,7 @@ where
             timeout,
             metrics,
             read_your_writes,
+            gate,
             backoffs: Backoffs {
                 steps: Mutex::new(HashMap::default()),
             },
@@ -473,6 +486,71 @@ where
         let ran = outcome.lock().unwrap_or_else(|e| e.into_inner()).take();
         ran.unwrap_or(Ok(()))
     }
+
+    /// Runs the controller as one replica of a sharded controller on `ring`: the workers
+    /// reconcile only keys whose object is in this replica's share, placed by the object
+    /// `primary` caches under the key (the informer whose objects the keys name, following
+    /// [`ShardRing::assignments`]). Runs the ring too, until `cancel` fires.
+    ///
+    /// When the ring releases buckets, the workers stop taking their keys (a queued key of an
+    /// object that left is dropped when taken, counted in [`ControllerStats::shard_skips`])
+    /// and the release waits for their reconciles in flight, after any
+    /// [release callback](ShardRing::on_release) of the caller's, before the ring hands them
+    /// over: no object is reconciled by two replicas at once. Objects the reconcile reads
+    /// besides the primary must follow the same share: by namespace, or by their controller
+    /// ([`ShardBy::ControllerOwner`](informer_runtime::sharding::ShardBy::ControllerOwner)).
+    ///
+    /// ```no_run
+    /// # async fn demo(
+    /// #     client: informer_runtime::Client,
+    /// #     queue: informer_controller::WorkQueue<informer_controller::ObjectRef>,
+    /// #     reconcile: impl Fn(informer_controller::ObjectRef) -> std::future::Ready<Result<informer_controller::Action, std::io::Error>> + Send + Sync + 'static,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// use informer_controller::{enqueue, Controller, ShardRing, ShardRingConfig};
+    /// use informer_runtime::informer::{new_informer, InformerOptions, SharedIndexInformer};
+    /// use informer_runtime::source::typed;
+    /// use k8s_openapi::api::core::v1::ConfigMap;
+    /// use tokio_util::sync::CancellationToken;
+    ///
+    /// let ring = ShardRing::new(client.clone(), "default", "config-controller", "replica-0",
+    ///     ShardRingConfig::default())?;
+    /// let configs: SharedIndexInformer<ConfigMap> = new_informer(&client, &typed::<ConfigMap>(),
+    ///     None, InformerOptions::default().shard_assignments(ring.assignments()));
+    /// configs.add_event_handler(enqueue(queue.clone()));
+    /// let cancel = CancellationToken::new();
+    /// tokio::spawn(configs.clone().run(cancel.clone()));
+    /// Controller::new(queue, reconcile)
+    ///     .wait_for(configs.clone())
+    ///     .run_sharded(ring, configs, cancel)
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn run_sharded<K: Object>(
+        mut self,
+        ring: ShardRing,
+        primary: SharedIndexInformer<K>,
+        cancel: CancellationToken,
+    ) -> Result<(), ControllerError> {
+        let gate = ShardGate::for_primary(ring.subscribe(), &primary);
+        let ring = ring.and_on_release({
+            let gate = gate.clone();
+            move |released| {
+                let gate = gate.clone();
+                async move { gate.drain(&released).await }
+            }
+        });
+        self.gate = Some(gate);
+        // A controller that cannot run must not keep claiming buckets.
+        let stop = cancel.child_token();
+        let controller = async {
+            let ran = self.run(cancel.clone()).await;
+            stop.cancel();
+            ran
+        };
+        let (ringed, ran) = tokio::join!(ring.run(stop.clone()), controller);
+        ringed?;
+        ran
+    }
 }
 
 /// Resolves once every cache has synced; the first that cannot fails it.
@@ -502,6 +580,7 @@ struct Worker<T, R> {
     timeout: Option<Duration>,
     metrics: ControllerMetrics,
     read_your_writes: Option<ReadYourWrites<T>>,
+    gate: Option<Arc<ShardGate>>,
     backoffs: Backoffs<T>,
 }
 
@@ -523,7 +602,21 @@ where
                     None => return,
                 },
             };
-            self.process(&key).await;
+            let Some(gate) = &self.gate else {
+                self.process(&key).await;
+                queue.done(&key);
+                continue;
+            };
+            let name = key.to_string();
+            if gate.admit(&name) {
+                self.process(&key).await;
+                gate.finish(&name);
+            } else {
+                tracing::debug!(key = %key, "outside this replica's share; dropped");
+                self.metrics.count(|c| &c.shard_skips);
+                queue.forget(&key);
+                self.backoffs.reset(&key);
+            }
             queue.done(&key);
         }
     }

@@ -91,6 +91,7 @@
 //! ```
 
 mod assign;
+mod gate;
 mod lease;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -112,6 +113,8 @@ use informer_selectors::shard::ShardField;
 
 pub use assign::{assign, bucket_of, Shards, DEFAULT_BUCKETS, MAX_BUCKETS};
 pub use lease::{HELD_ANNOTATION, RING_LABEL};
+
+pub(crate) use gate::ShardGate;
 
 use lease::{Claims, LeaseIo};
 
@@ -270,6 +273,28 @@ impl ShardRing {
         Fut: Future<Output = ()> + Send + 'static,
     {
         self.release = Some(Arc::new(move |s| Box::pin(release(s))));
+        self
+    }
+
+    /// Adds `release` after the release callback already set: the controller runner's
+    /// drain, after the caller's own.
+    pub(crate) fn and_on_release<F, Fut>(mut self, release: F) -> Self
+    where
+        F: Fn(Shards) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        let first = self.release.take();
+        let release = Arc::new(release);
+        self.release = Some(Arc::new(move |s: Shards| {
+            let first = first.clone();
+            let release = release.clone();
+            Box::pin(async move {
+                if let Some(first) = first {
+                    first(s.clone()).await;
+                }
+                release(s).await;
+            })
+        }));
         self
     }
 

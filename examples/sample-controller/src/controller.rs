@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use kube_informers::controller::events::{EventRecorder, RecorderConfig, Reporter};
 use kube_informers::controller::{
-    enqueue, enqueue_owner, filtered, generation_changed, Controller, ObjectRef,
+    enqueue, enqueue_owner, filtered, generation_changed, Controller, ObjectRef, ShardRing,
 };
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
+use kube_informers::sharding::ShardBy;
 use kube_informers::workqueue::{default_rate_limiter, Config as QueueConfig};
 use kube_informers::{Client, InformerFactory, WorkQueue};
 use tokio_util::sync::CancellationToken;
@@ -55,6 +56,32 @@ impl SampleController {
         // generated from the CRD for Foos. No resync: every change already queues a key.
         let kube_factory = kube_informers::informers::SharedInformerFactory::new(client.clone());
         let foo_factory = generated::SharedInformerFactory::new(client.clone());
+        Self::with_factories(client, queue, kube_factory, foo_factory)
+    }
+
+    /// One replica of a sharded controller on `ring` (run it with [`run_sharded`](Self::run_sharded)):
+    /// its informers follow the replica's share, Foos by their uid (the server filters them,
+    /// or the client when the server cannot) and Deployments by their controlling Foo's
+    /// uid (filtered by the informer, as no server can: it caches only the Deployments of
+    /// its own Foos).
+    pub fn sharded(client: Client, queue: WorkQueue<ObjectRef>, ring: &ShardRing) -> Self {
+        let kube_factory =
+            kube_informers::informers::SharedInformerFactory::builder(client.clone())
+                .shard_assignments(ring.assignments())
+                .shard_by(ShardBy::ControllerOwner)
+                .build();
+        let foo_factory = generated::SharedInformerFactory::builder(client.clone())
+            .shard_assignments(ring.assignments())
+            .build();
+        Self::with_factories(client, queue, kube_factory, foo_factory)
+    }
+
+    fn with_factories(
+        client: Client,
+        queue: WorkQueue<ObjectRef>,
+        kube_factory: kube_informers::informers::SharedInformerFactory,
+        foo_factory: generated::SharedInformerFactory,
+    ) -> Self {
         let foos = foo_factory.samplecontroller().v1alpha1().foos();
         let deployments = kube_factory.apps().v1().deployments();
 
@@ -106,6 +133,24 @@ impl SampleController {
     /// informers have stopped. Records upstream's Events (`Synced`, `ErrResourceExists`)
     /// about the Foos, as `sample-controller` from this replica's [`identity`](crate::identity).
     pub async fn run(self, cancel: CancellationToken) -> Result<(), Error> {
+        self.run_with(None, cancel).await
+    }
+
+    /// The same as one replica of the sharded controller on `ring`, which it runs too: the
+    /// controller must have been built by [`sharded`](Self::sharded) on the same ring.
+    pub async fn run_sharded(
+        self,
+        ring: ShardRing,
+        cancel: CancellationToken,
+    ) -> Result<(), Error> {
+        self.run_with(Some(ring), cancel).await
+    }
+
+    async fn run_with(
+        self,
+        ring: Option<ShardRing>,
+        cancel: CancellationToken,
+    ) -> Result<(), Error> {
         let events = CancellationToken::new();
         match EventRecorder::new(
             self.client.clone(),
@@ -122,14 +167,20 @@ impl SampleController {
         self.foo_factory.start();
         let context = self.context;
         let recorder = context.recorder.get().cloned();
-        let ran = Controller::new(self.queue, move |key: ObjectRef| {
+        let controller = Controller::new(self.queue, move |key: ObjectRef| {
             reconcile(context.clone(), key)
         })
         .workers(self.workers)
         .wait_for(self.foos.informer())
-        .wait_for(self.deployments.informer())
-        .run(cancel)
-        .await;
+        .wait_for(self.deployments.informer());
+        let ran = match ring {
+            Some(ring) => {
+                controller
+                    .run_sharded(ring, self.foos.informer(), cancel)
+                    .await
+            }
+            None => controller.run(cancel).await,
+        };
         self.kube_factory.shutdown().await;
         self.foo_factory.shutdown().await;
         if let Some(recorder) = recorder {

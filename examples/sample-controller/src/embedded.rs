@@ -9,9 +9,10 @@
 
 use std::time::Duration;
 
+use kube_informers::controller::sharding::{ShardRing, ShardRingConfig, Shards};
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
-use kube_informers::Client;
+use kube_informers::{Client, WorkQueue};
 use sample_controller::{identity, is_controlled_by, run_leader_elected, Foo, SampleController};
 use serde_json::json;
 use test_apiserver::RunningServer;
@@ -28,6 +29,10 @@ const SAMPLE_FOOS: [(&str, &str, i32); 3] = [
 ];
 /// How long to wait for each step before giving up (generous: a loaded machine).
 const STEP_TIMEOUT: Duration = Duration::from_secs(30);
+/// Replicas of the sharded demo when `--shards` names no count.
+pub const DEFAULT_REPLICAS: usize = 3;
+/// Foos the sharded demo adds to the samples, so each replica has a few.
+const SHARDED_FOOS: usize = 30;
 
 type Result<T, E = Box<dyn std::error::Error>> = std::result::Result<T, E>;
 
@@ -126,6 +131,95 @@ pub async fn run(client: Client, server: &RunningServer) -> Result<()> {
     println!("controller stopped and the Lease released");
     println!(
         "against a cluster: point KUBECONFIG at it, kubectl apply -f examples/sample-controller/crd/foo.yaml, and run this again"
+    );
+    Ok(())
+}
+
+/// `--shards`: `replicas` replicas of the sharded controller in this process split the
+/// Foos over a shard ring of Leases, each reconciling the Foos whose uid is in its share.
+pub async fn run_sharded(client: Client, server: &RunningServer, replicas: usize) -> Result<()> {
+    for i in 0..SHARDED_FOOS {
+        server.create(
+            FOOS,
+            Some(NAMESPACE),
+            json!({
+                "apiVersion": "samplecontroller.k8s.io/v1alpha1",
+                "kind": "Foo",
+                "metadata": {"name": format!("shard-foo-{i}")},
+                "spec": {"deploymentName": format!("shard-app-{i}"), "replicas": 1},
+            }),
+        )?;
+    }
+    let names: Vec<String> = SAMPLE_FOOS
+        .iter()
+        .map(|(name, ..)| (*name).to_owned())
+        .chain((0..SHARDED_FOOS).map(|i| format!("shard-foo-{i}")))
+        .collect();
+    // Shorter than the defaults (15 s / 10 s / 2 s) so the demo takes seconds; the same rules.
+    let config = ShardRingConfig {
+        lease_duration: Duration::from_secs(4),
+        renew_deadline: Duration::from_secs(3),
+        retry_period: Duration::from_millis(500),
+        ..ShardRingConfig::default()
+    };
+    println!(
+        "embedded server: the Foo CRD installed and {} Foos in namespace {NAMESPACE}; starting {replicas} replicas \
+         of the sharded controller (shard ring sample-controller over Leases in {NAMESPACE}, lease {:?}, retry {:?})",
+        names.len(),
+        config.lease_duration,
+        config.retry_period
+    );
+    let cancel = CancellationToken::new();
+    let mut running = Vec::new();
+    let mut shares = Vec::new();
+    for r in 0..replicas {
+        let ring = ShardRing::new(
+            client.clone(),
+            NAMESPACE,
+            "sample-controller",
+            format!("replica-{r}"),
+            config.clone(),
+        )?;
+        shares.push((ring.identity().to_owned(), ring.subscribe()));
+        let controller = SampleController::sharded(client.clone(), WorkQueue::new(), &ring);
+        running.push(tokio::spawn(controller.run_sharded(ring, cancel.clone())));
+    }
+    wait_until("every Foo to have its Deployment and status", || {
+        names.iter().all(|n| converged(server, n).unwrap_or(false))
+    })
+    .await?;
+    println!("every Foo has its Deployment and status; each replica's share and the Foos in it:");
+    let uids: Vec<(String, String)> = names
+        .iter()
+        .map(|n| Ok((n.clone(), foo(server, n)?.metadata.uid.unwrap_or_default())))
+        .collect::<Result<_>>()?;
+    for (id, share) in &shares {
+        let share: Shards = share.borrow().clone();
+        let mine: Vec<&str> = uids
+            .iter()
+            .filter(|(_, uid)| share.contains(uid))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        println!(
+            "  {id}: {:.0}% of the hash space ({} of {} buckets), {} Foos: {}",
+            share.fraction() * 100.0,
+            share.owned().len(),
+            share.buckets(),
+            mine.len(),
+            mine.join(", ")
+        );
+    }
+    cancel.cancel();
+    for r in running {
+        r.await??;
+    }
+    println!(
+        "summary: {} Foos, {} Deployments, split among {replicas} replicas; the replicas stopped and deleted their Leases",
+        server.count(FOOS),
+        server.count(DEPLOYMENTS),
+    );
+    println!(
+        "against a cluster: run several replicas with --shards; each joins the ring and reconciles its share"
     );
     Ok(())
 }

@@ -51,6 +51,12 @@ async fn a_reader_never_sees_a_relist_half_applied() {
     let running = tokio::spawn(informer.clone().run(cancel.clone()));
     eventually("the first sync", || informer.has_synced()).await;
     assert_eq!(informer.indexer().len(), OLD);
+    // Handlers are fed on their own task: the relist's events are counted from the point
+    // where every initial add has been delivered, not from the store's sync.
+    eventually("handlers to see the first sync", || {
+        replay.log().len() == OLD
+    })
+    .await;
 
     // A reader on its own thread, listing as fast as it can and counting the lists that
     // saw old and new objects side by side.
