@@ -12,7 +12,7 @@ use std::time::Duration;
 use informer_runtime::client::Config;
 use informer_runtime::object::object_key;
 use informer_runtime::shard::{fnv1a_64, ShardSelector};
-use informer_runtime::sharding::ShardAssignment;
+use informer_runtime::sharding::{ShardAssignment, ShardBy};
 use informer_runtime::{
     new_informer, typed, Client, Deleted, InformerOptions, ResourceEventHandlerFuncs,
     SharedIndexInformer,
@@ -497,4 +497,117 @@ async fn an_informer_follows_a_moving_share_with_the_feature() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_informer_follows_a_moving_share_without_the_feature() {
     follow_a_moving_share(false).await;
+}
+
+/// Dependents placed by their controller ([`ShardBy::ControllerOwner`]): over a server with
+/// or without the feature, the informer holds exactly the ConfigMaps whose controller's uid
+/// is in the shard (its own uid when it has none), not those whose own uid is; and one whose
+/// controller changes to one outside the shard leaves it as `LeftShard`.
+async fn dependents_follow_their_controller(sharding: bool) {
+    let server = server(sharding).await;
+    let selector = ShardSelector::uid_range(0, HALF).expect("selector");
+    // Owners in every namespace (the garbage collector deletes dependents of an owner that
+    // does not exist): one whose uid is inside the shard and one outside. Owners have no
+    // controller, so they are placed by their own uid.
+    let mut owners: Vec<(Value, Value)> = Vec::new();
+    let mut want = BTreeSet::new();
+    for ns in NAMESPACES {
+        let (mut inside, mut outside) = (None, None);
+        for k in 0.. {
+            let owner = server
+                .create(
+                    "configmaps",
+                    Some(ns),
+                    config_map(ns, &format!("owner-{k}"), 0),
+                )
+                .expect("create");
+            if in_shard(&selector, &owner) {
+                want.insert(key_of(&owner));
+                inside.get_or_insert(owner);
+            } else {
+                outside.get_or_insert(owner);
+            }
+            if inside.is_some() && outside.is_some() {
+                break;
+            }
+        }
+        owners.push((inside.expect("found"), outside.expect("found")));
+    }
+    let reference = |owner: &Value, controller: bool| {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "controller": controller,
+               "name": owner["metadata"]["name"], "uid": owner["metadata"]["uid"]})
+    };
+    let owned_by = |i: usize, name: &str, inside: bool| {
+        let ns = NAMESPACES[i % NAMESPACES.len()];
+        let (mine, theirs) = &owners[i % NAMESPACES.len()];
+        let (controller, other) = if inside {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        let mut cm = config_map(ns, name, 0);
+        cm["metadata"]["ownerReferences"] =
+            json!([reference(other, false), reference(controller, true)]);
+        server.create("configmaps", Some(ns), cm).expect("create");
+        format!("{ns}/{name}")
+    };
+    for i in 0..40 {
+        want.insert(owned_by(i, &format!("mine-{i}"), true));
+        owned_by(i, &format!("theirs-{i}"), false);
+    }
+    // No controller: placed by its own uid.
+    for orphan in create_config_maps(&server, "orphan", 30) {
+        if in_shard(&selector, &orphan) {
+            want.insert(key_of(&orphan));
+        }
+    }
+
+    let client = Client::new(Config::new(server.url())).expect("client");
+    let informer = new_informer(
+        &client,
+        &typed::<ConfigMap>(),
+        None,
+        InformerOptions::default()
+            .shard_selector(selector.clone())
+            .shard_by(ShardBy::ControllerOwner)
+            .page_size(7),
+    );
+    let log = record(&informer);
+    let cancel = CancellationToken::new();
+    tokio::spawn(informer.clone().run(cancel.clone()));
+    eventually("the first sync", || informer.has_synced()).await;
+    assert_eq!(cached(&informer), want);
+
+    // Watch events: a new dependent of each owner; one of ours handed to the other owner.
+    want.insert(owned_by(0, "mine-late", true));
+    owned_by(0, "theirs-late", false);
+    let mut moved = server
+        .get("configmaps", Some("ns-1"), "mine-1")
+        .expect("get");
+    moved["metadata"]["ownerReferences"] = json!([
+        reference(&owners[1].0, false),
+        reference(&owners[1].1, true)
+    ]);
+    server
+        .update("configmaps", Some("ns-1"), moved)
+        .expect("update");
+    want.remove("ns-1/mine-1");
+    eventually("the watch events", || cached(&informer) == want).await;
+    eventually("the handler", || {
+        logged(&log).contains(&"delete ns-1/mine-1".to_owned())
+    })
+    .await;
+    let log = logged(&log);
+    assert!(log.iter().all(|l| !l.contains("theirs")), "{log:?}");
+    cancel.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dependents_follow_their_controller_with_the_feature() {
+    dependents_follow_their_controller(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dependents_follow_their_controller_without_the_feature() {
+    dependents_follow_their_controller(false).await;
 }

@@ -9,7 +9,9 @@
 //!   informer's minus the server-side replica's. Target: skipping ≤ 0.3× decoding.
 //!
 //! CPU is this process's (the server is a child process), so it is the informer's own:
-//! reading, skipping, decoding and caching.
+//! reading, skipping, decoding and caching. The floor of skipping is measured too: the CPU
+//! of receiving the same list's bytes and dropping them unread, which any client-side
+//! filter pays before it can look at an object.
 
 use std::time::Instant;
 
@@ -20,6 +22,7 @@ use crate::alloc;
 use crate::cpu::process_cpu_ns;
 use crate::error::BenchError;
 use crate::ours::{Ours, OursOptions};
+use crate::raw_http;
 use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec};
 
@@ -81,6 +84,29 @@ async fn replica(
     })
 }
 
+/// The better of two syncs of one replica (the one with less CPU): a shared machine's noise
+/// only ever adds.
+async fn replica_best_of_two(
+    server: &ServerProcess,
+    selector: Option<ShardSelector>,
+) -> Result<Replica, BenchError> {
+    let first = replica(server, selector.clone()).await?;
+    let second = replica(server, selector).await?;
+    Ok(if second.cpu_s < first.cpu_s {
+        second
+    } else {
+        first
+    })
+}
+
+/// CPU seconds of receiving every Pod's bytes in one list and dropping them unread.
+async fn receive_floor(server: &ServerProcess) -> Result<f64, BenchError> {
+    settle().await;
+    let cpu = process_cpu_ns();
+    raw_http::drain(&format!("{}/api/v1/pods", server.url())).await?;
+    Ok(process_cpu_ns().saturating_sub(cpu) as f64 / 1e9)
+}
+
 /// Runs the section.
 pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
     let n = if ctx.quick { 2_000 } else { 100_000 };
@@ -92,10 +118,13 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
     let shard_counts = [2u32, 4];
     let server = ServerProcess::start(spec).await?;
     let measured = async {
-        let whole = replica(&server, None).await?;
+        // The first sync of the process grows its heap from nothing (page faults, the
+        // allocator's first arenas): a warm-up, so the unsharded sync is not charged for it.
+        replica(&server, None).await?;
+        let whole = replica_best_of_two(&server, None).await?;
         let mut server_side = Vec::new();
         for shards in shard_counts {
-            server_side.push(replica(&server, first_of(shards)?).await?);
+            server_side.push(replica_best_of_two(&server, first_of(shards)?).await?);
         }
         Ok::<_, BenchError>((whole, server_side))
     }
@@ -107,13 +136,13 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
     let measured = async {
         let mut client_side = Vec::new();
         for shards in shard_counts {
-            client_side.push(replica(&server, first_of(shards)?).await?);
+            client_side.push(replica_best_of_two(&server, first_of(shards)?).await?);
         }
-        Ok::<_, BenchError>(client_side)
+        Ok::<_, BenchError>((client_side, receive_floor(&server).await?))
     }
     .await;
     server.stop().await?;
-    let client_side = measured?;
+    let (client_side, receive_all) = measured?;
 
     let p = format!("sharding.n{n}");
     let mut records = vec![
@@ -127,6 +156,8 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
         let n_f = f64::from(*shards);
         let skip_cpu = (c.cpu_s - s.cpu_s).max(0.0);
         let decode_cpu = (whole.cpu_s - s.cpu_s).max(f64::MIN_POSITIVE);
+        // The bytes of the Pods not owned: all but one Nth of the list.
+        let receive_cpu = receive_all * (1.0 - 1.0 / n_f);
         records.extend([
             Record::new(SECTION, format!("{p}.server_{shards}_shards_heap"), s.heap / 1e6, "MB")
                 .against("unsharded", whole.heap / 1e6)
@@ -152,8 +183,21 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
             .against("decoding the same Pods", decode_cpu)
             .target(Target::ratio_at_most(0.3))
             .note(format!(
-                "CPU of the client-side replica over the server-side one ({:.2} s vs {:.2} s), against the unsharded informer's over the server-side one ({:.2} s)",
+                "CPU of the client-side replica over the server-side one ({:.2} s vs {:.2} s), against the unsharded informer's over the server-side one ({:.2} s); of it, receiving the bytes is the floor below",
                 c.cpu_s, s.cpu_s, whole.cpu_s
+            )),
+            Record::new(
+                SECTION,
+                format!("{p}.client_{shards}_shards_receive_floor"),
+                receive_cpu,
+                "s",
+            )
+            .against("decoding the same Pods", decode_cpu)
+            .note(format!(
+                "receiving the not-owned Pods' bytes and dropping them unread ({:.2} s for the whole list, {:.0}% of it not owned): what any client-side filter pays before it looks at an object; skipping costs {:.2} s above it (splitting items, finding and hashing uids)",
+                receive_all,
+                (1.0 - 1.0 / n_f) * 100.0,
+                (skip_cpu - receive_cpu).max(0.0)
             )),
         ]);
     }

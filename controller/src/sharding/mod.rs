@@ -32,10 +32,11 @@
 //! `sharding.kube-informers.io/held` annotation), and:
 //!
 //! 1. **Release**: a bucket no longer assigned is first taken out of the replica's
-//!    [`Shards`] (the watch channel: informers re-list with the new selector, the queue stops
-//!    taking its keys), then the [release callback](ShardRing::on_release) drops its queued
-//!    keys and waits for its reconciles in flight; only when that returns is the claim
-//!    removed from the Lease.
+//!    [`Shards`] (the watch channel: informers re-list with the new selector, the workers
+//!    stop taking its keys), then the release waits for its reconciles in flight (what
+//!    [`Controller::run_sharded`](crate::Controller::run_sharded) does, after any
+//!    [release callback](ShardRing::on_release) of the caller's); only when that returns is
+//!    the claim removed from the Lease.
 //! 2. **Claim**: a bucket newly assigned is claimed only when no other live Lease claims it,
 //!    with a write of the replica's own Lease guarded by the resourceVersion it last read.
 //! 3. **Verify**: after that write succeeded, the replica lists the ring's Leases again; it
@@ -266,6 +267,8 @@ impl ShardRing {
     /// before its Lease stops claiming them: drop their queued keys and resolve once no
     /// reconcile of theirs is in flight. The default resolves at once, which is right only
     /// for a consumer that does nothing but read [`subscribe`](Self::subscribe).
+    /// [`Controller::run_sharded`](crate::Controller::run_sharded) does this for its own
+    /// queue and workers, after this callback: set one only for work of your own besides.
     #[must_use]
     pub fn on_release<F, Fut>(mut self, release: F) -> Self
     where
