@@ -4,13 +4,17 @@
 //! shard costs a scan instead of a decode.
 //!
 //! The scan walks only the objects on the way to the field (the document, its `metadata`)
-//! member by member, and skips every other value by its brackets and strings. It answers only
-//! when the way there is unambiguous; anything else (a key written with escapes, which could
-//! spell the field; a value with escapes, whose hash needs the unescaped text; a key twice;
-//! structure it cannot follow) makes it give up, and the document is then decoded and
-//! placed by its decoded metadata. So the answer is always the one decoding would give. A
-//! missing field, or missing `metadata`, counts as the empty string, as kube-apiserver hashes
-//! it (a cluster-scoped object's namespace).
+//! member by member, skips every other value by its brackets and strings, and stops at the
+//! field: `metadata` comes early in what a server sends and `uid` early in it, so a skipped
+//! object costs a few hundred bytes of scanning, not its whole length. It answers only when
+//! the way there is unambiguous; anything else (a key written with escapes, which could spell
+//! the field; a value with escapes, whose hash needs the unescaped text; structure it cannot
+//! follow before the field) makes it give up, and the document is then decoded and placed by
+//! its decoded metadata. The first `metadata` and its first field decide: kube-apiserver
+//! never repeats a key (Go's encoders cannot), so for what a server sends the answer is the
+//! one decoding would give; a document broken after the field is placed by it, and decoded
+//! (its error reported) only if it is kept. A missing field, or missing `metadata`, counts as
+//! the empty string, as kube-apiserver hashes it (a cluster-scoped object's namespace).
 
 use informer_selectors::shard::{fnv1a_64, ShardField, ShardSelector};
 use serde_json::Value;
@@ -43,13 +47,9 @@ pub(crate) fn find_string<'a>(doc: &'a [u8], path: &[&str]) -> Found<'a> {
         return Found::Unknown;
     };
     for (step, key) in path.iter().enumerate() {
-        let Some((value, end)) = member(doc, at, key.as_bytes()) else {
+        let Some(value) = member(doc, at, key.as_bytes()) else {
             return Found::Unknown;
         };
-        // Bytes after the root object make the document invalid: decoding reports that.
-        if step == 0 && skip_ws(doc, end).is_some() {
-            return Found::Unknown;
-        }
         let last = step + 1 == path.len();
         match value {
             None if last => return Found::Absent,
@@ -72,17 +72,16 @@ fn string_at(doc: &[u8], at: usize) -> Found<'_> {
     }
 }
 
-/// In the object that opens at `at`: the offset of the value of its member `key` (`None`
-/// when it has none) and the offset just past the object. `None` when the object cannot be
-/// followed: not an object, broken, a key with escapes, or `key` twice.
-fn member(doc: &[u8], at: usize, key: &[u8]) -> Option<(Option<usize>, usize)> {
+/// In the object that opens at `at`: the offset of the value of its first member `key`
+/// (`None` when it has none). `None` when the object cannot be followed up to there: not an
+/// object, broken, or a key with escapes before it.
+fn member(doc: &[u8], at: usize, key: &[u8]) -> Option<Option<usize>> {
     if doc.get(at) != Some(&b'{') {
         return None;
     }
     let mut i = skip_ws(doc, at + 1)?;
-    let mut found = None;
     if doc[i] == b'}' {
-        return Some((None, i + 1));
+        return Some(None);
     }
     loop {
         if doc[i] != b'"' {
@@ -99,15 +98,12 @@ fn member(doc: &[u8], at: usize, key: &[u8]) -> Option<(Option<usize>, usize)> {
         }
         i = skip_ws(doc, i + 1)?;
         if name == key {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i);
+            return Some(Some(i));
         }
         i = skip_ws(doc, skip_value(doc, i)?)?;
         match doc[i] {
             b',' => i = skip_ws(doc, i + 1)?,
-            b'}' => return Some((found, i + 1)),
+            b'}' => return Some(None),
             _ => return None,
         }
     }
@@ -315,23 +311,27 @@ mod tests {
             (r#"{"metadata":{"\u0075id":"u"}}"#, Found::Unknown),
             (r#"{"metadata":{"uid":"a\"b"}}"#, Found::Unknown),
             (r#"{"meta\u0064ata":{"uid":"u"}}"#, Found::Unknown),
-            // Repeated keys, missing or odd metadata, broken structure.
-            (r#"{"metadata":{"uid":"a","uid":"b"}}"#, Found::Unknown),
+            // The first of repeated keys decides (a server never repeats one), and what
+            // follows the field is not read.
+            (r#"{"metadata":{"uid":"a","uid":"b"}}"#, Found::Str(b"a")),
             (
                 r#"{"metadata":{"uid":"a"},"metadata":{"uid":"b"}}"#,
-                Found::Unknown,
+                Found::Str(b"a"),
             ),
+            (r#"{"metadata":{"uid":"u"}"#, Found::Str(b"u")),
+            (r#"{"metadata":{"uid":"u"}} x"#, Found::Str(b"u")),
+            (r#"{"metadata":{"uid":"u",}}"#, Found::Str(b"u")),
+            (r#"{"metadata":{"uid":"u"#, Found::Unknown),
+            (r#"{"metadata":{"uid":"u"},"spec":[1}]}"#, Found::Str(b"u")),
+            // Missing or odd metadata, broken structure before the field.
             (r#"{"kind":"Pod"}"#, Found::Unknown),
             (r#"{"metadata":null}"#, Found::Unknown),
             (r#"{"metadata":{"uid":null}}"#, Found::Unknown),
             (r#"{"metadata":{"uid":7}}"#, Found::Unknown),
-            (r#"{"metadata":{"uid":"u"}"#, Found::Unknown),
-            (r#"{"metadata":{"uid":"u"}} x"#, Found::Unknown),
             (r#"{"spec":[1}],"metadata":{"uid":"u"}}"#, Found::Unknown),
             (r#"{"spec":tru,"metadata":{"uid":"u"}}"#, Found::Unknown),
             (r#"{"metadata":{"uid" "u"}}"#, Found::Unknown),
-            (r#"{"metadata":{"uid":"u",}}"#, Found::Unknown),
-            (r#"{"metadata":{"uid":"u"#, Found::Unknown),
+            (r#"{"metadata":{"uid":"#, Found::Unknown),
             ("", Found::Unknown),
             ("[]", Found::Unknown),
         ];
