@@ -8,6 +8,7 @@ use informer_client::api::{
     Api, DeleteParams, DeleteResponse, Patch, PatchParams, PostParams, StatusSubresource,
 };
 use informer_client::client::{Client, Config};
+use informer_client::error::ErrorKind;
 use informer_client::metadata::{LIST_ACCEPT, PARTIAL_OBJECT_METADATA, WATCH_ACCEPT};
 use informer_client::shard::{ShardRange, ShardSelector};
 use informer_client::{
@@ -483,5 +484,55 @@ async fn a_shard_selector_splits_lists_and_watches_between_replicas() {
             selector.matches(&uid, "shop"),
             "{uid} is not in the first half"
         );
+    }
+}
+
+/// A delete-collection with a shard selector deletes only that shard on a server that
+/// applies shard selectors, and nothing on one that would ignore it (and delete every shard).
+#[tokio::test]
+async fn a_sharded_delete_collection_deletes_its_shard_or_nothing() {
+    for sharding in [true, false] {
+        let server = TestApiServer::builder()
+            .namespaces(["shop"])
+            .sharding(sharding)
+            .start()
+            .await
+            .unwrap();
+        let mut uids = Vec::new();
+        for i in 0..30 {
+            let obj = server
+                .create(
+                    "configmaps",
+                    Some("shop"),
+                    fixtures::config_map("shop", &format!("c{i}"), i),
+                )
+                .unwrap();
+            uids.push(obj["metadata"]["uid"].as_str().unwrap().to_owned());
+        }
+        let selector = ShardSelector::uid_range(0, 1 << 63).unwrap();
+        let outside = uids.iter().filter(|u| !selector.contains(u)).count();
+        let api =
+            Api::<ConfigMap>::namespaced(Client::new(Config::new(server.url())).unwrap(), "shop");
+        let options = ListOptions {
+            shard_selector: Some(selector),
+            ..Default::default()
+        };
+        let deleted = api
+            .delete_collection(&DeleteParams::default(), &options)
+            .await;
+        if sharding {
+            deleted.unwrap();
+            assert_eq!(
+                server.count("configmaps"),
+                outside,
+                "only the shard is gone"
+            );
+        } else {
+            let e = deleted.unwrap_err();
+            assert_eq!(e.kind(), Some(ErrorKind::InvalidState), "{e}");
+            assert!(e.to_string().contains("nothing was deleted"), "{e}");
+            assert_eq!(server.count("configmaps"), 30, "nothing is gone");
+            assert!(server.requests().iter().all(|r| r.method != "DELETE"));
+        }
     }
 }

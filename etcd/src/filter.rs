@@ -1,13 +1,16 @@
-//! Label and field selectors, applied on the client: etcd cannot look inside values.
+//! Label, field and shard selectors, applied on the client: etcd cannot look inside values.
 //!
 //! Field selectors support what kube-apiserver supports for every resource:
-//! `metadata.name` and `metadata.namespace`, with `=`, `==` and `!=`, comma-joined.
+//! `metadata.name` and `metadata.namespace`, with `=`, `==` and `!=`, comma-joined. Shard
+//! selectors (KEP-5866) place an object by the FNV-1a hash of its uid or namespace, as a
+//! server with the feature does, and lists echo them in `shardInfo` as it does.
 
 use std::str::FromStr;
 
 use informer_client::list_options::ListOptions;
 use informer_client::object::{Meta as _, Object};
 use informer_client::selector::Selector;
+use informer_client::shard::ShardSelector;
 
 use super::status::bad_request;
 use informer_client::error::Error;
@@ -32,6 +35,7 @@ struct FieldRequirement {
 pub(crate) struct ClientFilter {
     labels: Option<Selector>,
     fields: Vec<FieldRequirement>,
+    shard: Option<ShardSelector>,
 }
 
 impl ClientFilter {
@@ -49,12 +53,21 @@ impl ClientFilter {
             Some(s) => parse_fields(s).map_err(|m| bad_request(m, context))?,
             None => Vec::new(),
         };
-        Ok(Self { labels, fields })
+        Ok(Self {
+            labels,
+            fields,
+            shard: options.shard_selector.clone(),
+        })
+    }
+
+    /// The shard selector applied, if any.
+    pub fn shard(&self) -> Option<&ShardSelector> {
+        self.shard.as_ref()
     }
 
     /// True when the filter lets everything through.
     pub fn is_everything(&self) -> bool {
-        self.labels.is_none() && self.fields.is_empty()
+        self.labels.is_none() && self.fields.is_empty() && self.shard.is_none()
     }
 
     /// True when `object` satisfies every selector.
@@ -73,6 +86,12 @@ impl ClientFilter {
                 .labels
                 .as_ref()
                 .is_none_or(|s| s.matches(meta.labels()))
+            && self.shard.as_ref().is_none_or(|s| {
+                s.matches(
+                    meta.uid().unwrap_or_default(),
+                    meta.namespace().unwrap_or_default(),
+                )
+            })
     }
 }
 
@@ -176,5 +195,34 @@ mod tests {
             filter("metadata.name").unwrap_err().status_code(),
             Some(400)
         );
+    }
+
+    #[test]
+    fn shard_selectors_place_objects_by_uid_or_namespace() {
+        let sharded = |selector: ShardSelector| {
+            ClientFilter::from_options(
+                &ListOptions {
+                    shard_selector: Some(selector),
+                    ..Default::default()
+                },
+                "test",
+            )
+            .unwrap()
+        };
+        let low = ShardSelector::uid_range(0, 1 << 63).unwrap();
+        let f = sharded(low.clone());
+        assert!(!f.is_everything());
+        assert_eq!(f.shard(), Some(&low));
+        for i in 0..64 {
+            let mut obj = cm("ns", "a");
+            let uid = format!("uid-{i}");
+            obj.metadata.uid = Some(uid.clone());
+            assert_eq!(f.matches(&obj), low.contains(&uid), "{uid}");
+        }
+        let by_namespace = ShardSelector::namespace_range(0, 1 << 63).unwrap();
+        let f = sharded(by_namespace.clone());
+        for ns in ["a", "b", "c", "default", "kube-system"] {
+            assert_eq!(f.matches(&cm(ns, "x")), by_namespace.contains(ns), "{ns}");
+        }
     }
 }

@@ -22,6 +22,8 @@ use super::writer::EtcdWriter;
 use informer_client::error::Error;
 use informer_client::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use informer_client::object::{Meta as _, Object};
+use informer_client::shard::ShardSelector;
+use informer_client::ShardInfo;
 use informer_runtime::lister_watcher::{ListWatch, ListerWatcher, ObjectList, WatchStream};
 use informer_runtime::source::InformerSource;
 use informer_runtime::{ApiResource, Client};
@@ -322,7 +324,7 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
             }
             let last = match response.kvs().last() {
                 Some(last) if response.more() => last.key().to_vec(),
-                _ => return Ok(list(revision, None, None, items)),
+                _ => return Ok(list(revision, None, None, items, filter.shard())),
             };
             if limit.is_some_and(|l| items.len() as i64 >= l) {
                 let relative = last.strip_prefix(range_start.as_slice()).unwrap_or(&last);
@@ -331,7 +333,13 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
                 let remaining = filter
                     .is_everything()
                     .then(|| response.count() - response.kvs().len() as i64);
-                return Ok(list(revision, Some(token), remaining, items));
+                return Ok(list(
+                    revision,
+                    Some(token),
+                    remaining,
+                    items,
+                    filter.shard(),
+                ));
             }
             key = last;
             key.push(0);
@@ -413,11 +421,13 @@ pub(crate) fn parse_resource_version(rv: &str, context: &str) -> Result<i64, Err
         .ok_or_else(|| bad_request(format!("invalid resource version {rv:?}"), context))
 }
 
+/// A list page; a shard selector applied is echoed as kube-apiserver echoes it.
 fn list<K>(
     revision: i64,
     continue_: Option<String>,
     remaining_item_count: Option<i64>,
     items: Vec<K>,
+    shard: Option<&ShardSelector>,
 ) -> ObjectList<K> {
     ObjectList {
         metadata: ListMeta {
@@ -427,6 +437,8 @@ fn list<K>(
             ..Default::default()
         },
         items,
-        shard_info: None,
+        shard_info: shard.map(|s| ShardInfo {
+            selector: s.to_string(),
+        }),
     }
 }

@@ -513,11 +513,40 @@ where
 
     /// DELETEs every object `list` selects (label and field selectors) in this Api's
     /// namespace, or in all of them. Answers the deleted objects, or a `Status`.
+    ///
+    /// With a [shard selector](ListOptions::shard_selector), a list of one object with the
+    /// same selectors is sent first, and the delete only when its `metadata.shardInfo` shows
+    /// the server applies the shard selector: a server without KEP-5866 ignores it, and would
+    /// delete every object of every shard. Such a server gets no delete, and the call fails
+    /// with [`ErrorKind::InvalidState`].
     pub async fn delete_collection(
         &self,
         params: &DeleteParams,
         list: &ListOptions,
     ) -> Result<DeleteResponse<ObjectList<K>>, Error> {
+        if let Some(selector) = &list.shard_selector {
+            let probe = ListOptions {
+                label_selector: list.label_selector.clone(),
+                field_selector: list.field_selector.clone(),
+                limit: Some(1),
+                shard_selector: Some(selector.clone()),
+                ..ListOptions::default()
+            };
+            let page = self.list(&probe).await?;
+            if !page
+                .shard_info
+                .as_ref()
+                .is_some_and(|i| i.applies(selector))
+            {
+                return Err(Error::other(
+                    ErrorKind::InvalidState,
+                    format!("delete collection of {}", self.resource.plural()),
+                    format!(
+                        "the server does not apply shard selectors (a list with shardSelector={selector} did not echo it in metadata.shardInfo: it predates KEP-5866 or has the ShardedListAndWatch feature gate off), so it would delete the objects of every shard; nothing was deleted"
+                    ),
+                ));
+            }
+        }
         let request = self
             .builder("delete_collection")
             .delete_collection(params, list);
