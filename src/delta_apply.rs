@@ -473,24 +473,28 @@ mod tests {
         assert_eq!(idx.resource_version(), "12");
     }
 
+    /// Two uids whose hashes are below and above the middle of the hash space.
+    fn uids_either_side_of_the_middle() -> (String, String) {
+        use crate::shard::fnv1a_64;
+        let uids: Vec<String> = (0..64).map(|i| format!("uid-{i:04}-a8f3")).collect();
+        let side = |low: bool| {
+            uids.iter()
+                .find(|u| (fnv1a_64(u.as_bytes()) < 1 << 63) == low)
+                .cloned()
+                .unwrap()
+        };
+        (side(true), side(false))
+    }
+
     #[test]
     fn a_relist_under_a_new_scope_tells_left_from_deleted() {
-        use crate::shard::{fnv1a_64, ShardSelector};
+        use crate::shard::ShardSelector;
         let with_uid = |name: &str, uid: &str| {
             let mut c = (*cm(name, "1")).clone();
             c.metadata.uid = Some(uid.into());
             Arc::new(c)
         };
-        // Two uids on either side of the middle of the hash space.
-        let uids: Vec<String> = (0..64).map(|i| format!("uid-{i:04}-a8f3")).collect();
-        let low = uids
-            .iter()
-            .find(|u| fnv1a_64(u.as_bytes()) < 1 << 63)
-            .unwrap();
-        let high = uids
-            .iter()
-            .find(|u| fnv1a_64(u.as_bytes()) >= 1 << 63)
-            .unwrap();
+        let (low, high) = &uids_either_side_of_the_middle();
         let (_, writer) = store(Indexers::namespace());
         let mut a = DeltaApplier::new(writer);
         run(
@@ -527,17 +531,9 @@ mod tests {
 
     #[test]
     fn objects_placed_by_their_controller_follow_it() {
-        use crate::shard::{fnv1a_64, ShardSelector};
+        use crate::shard::ShardSelector;
         use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
-        let uids: Vec<String> = (0..64).map(|i| format!("uid-{i:04}-c71e")).collect();
-        let low = uids
-            .iter()
-            .find(|u| fnv1a_64(u.as_bytes()) < 1 << 63)
-            .unwrap();
-        let high = uids
-            .iter()
-            .find(|u| fnv1a_64(u.as_bytes()) >= 1 << 63)
-            .unwrap();
+        let (low, high) = &uids_either_side_of_the_middle();
         // Its own uid is `own`; its controller's `controller` (none: placed by its own).
         let owned = |name: &str, rv: &str, own: &str, controller: Option<&str>| {
             let mut c = (*cm(name, rv)).clone();

@@ -18,6 +18,8 @@ mod runtime;
 mod selector_input;
 #[path = "../fuzz/fuzz_targets/split.rs"]
 mod split;
+#[path = "../fuzz/fuzz_targets/strategic_merge_input.rs"]
+mod strategic_merge_input;
 #[path = "../fuzz/fuzz_targets/watch_lines_input.rs"]
 mod watch_lines_input;
 
@@ -129,4 +131,13 @@ fn kubeconfig_corpus_and_mutations() {
 #[test]
 fn selector_corpus_and_mutations() {
     replay("selector", selector_input::run, b"!=(),<> ");
+}
+
+#[test]
+fn strategic_merge_corpus_and_mutations() {
+    replay(
+        "strategic_merge",
+        strategic_merge_input::run,
+        b"{}[]\":,$\0 ",
+    );
 }
