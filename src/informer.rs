@@ -173,9 +173,7 @@ impl<K: Object> SharedIndexInformer<K> {
         let (indexer, writer) = store_with_mode(indexers, cache_mode);
         let synced = Arc::new(AtomicBool::new(false));
         let lister_watcher: Arc<dyn ListerWatcher<K>> = Arc::new(lister_watcher);
-        let scope = shard_selector
-            .clone()
-            .map_or(ShardAssignment::Everything, ShardAssignment::Selector);
+        let scope = ShardAssignment::fixed(shard_selector.clone());
         let config = ReflectorConfig {
             name: name.clone(),
             shard_selector,

@@ -262,10 +262,7 @@ impl<K: Object> Reflector<K> {
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
-        let in_force = config
-            .shard_selector
-            .clone()
-            .map_or(ShardAssignment::Everything, ShardAssignment::Selector);
+        let in_force = ShardAssignment::fixed(config.shard_selector.clone());
         Self {
             lister_watcher,
             queue,

@@ -92,6 +92,11 @@ pub enum ShardAssignment {
 }
 
 impl ShardAssignment {
+    /// The share of a fixed `shard_selector`: everything without one.
+    pub(crate) fn fixed(selector: Option<ShardSelector>) -> Self {
+        selector.map_or(Self::Everything, Self::Selector)
+    }
+
     /// The selector to send, if any.
     pub fn selector(&self) -> Option<&ShardSelector> {
         match self {

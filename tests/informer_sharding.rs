@@ -548,8 +548,7 @@ async fn dependents_follow_their_controller(sharding: bool) {
         let mut cm = config_map(ns, name, 0);
         cm["metadata"]["ownerReferences"] =
             json!([reference(other, false), reference(controller, true)]);
-        server.create("configmaps", Some(ns), cm).expect("create");
-        format!("{ns}/{name}")
+        key_of(&server.create("configmaps", Some(ns), cm).expect("create"))
     };
     for i in 0..40 {
         want.insert(owned_by(i, &format!("mine-{i}"), true));

@@ -602,20 +602,20 @@ where
                     None => return,
                 },
             };
-            let Some(gate) = &self.gate else {
-                self.process(&key).await;
-                queue.done(&key);
-                continue;
-            };
-            let name = key.to_string();
-            if gate.admit(&name) {
-                self.process(&key).await;
-                gate.finish(&name);
-            } else {
-                tracing::debug!(key = %key, "outside this replica's share; dropped");
-                self.metrics.count(|c| &c.shard_skips);
-                queue.forget(&key);
-                self.backoffs.reset(&key);
+            match &self.gate {
+                None => self.process(&key).await,
+                Some(gate) => {
+                    let name = key.to_string();
+                    if gate.admit(&name) {
+                        self.process(&key).await;
+                        gate.finish(&name);
+                    } else {
+                        tracing::debug!(key = %key, "outside this replica's share; dropped");
+                        self.metrics.count(|c| &c.shard_skips);
+                        queue.forget(&key);
+                        self.backoffs.reset(&key);
+                    }
+                }
             }
             queue.done(&key);
         }

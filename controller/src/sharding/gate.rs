@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{watch, Notify};
 
 use informer_runtime::informer::SharedIndexInformer;
-use informer_runtime::object::{Meta as _, Object};
+use informer_runtime::object::{object_key, Meta as _, Object};
 use informer_runtime::{Deleted, ResourceEventHandler};
 use informer_selectors::shard::{fnv1a_64, ShardField};
 
@@ -131,18 +131,11 @@ struct Remember(Arc<ShardGate>);
 
 impl Remember {
     fn seen<K: Object>(&self, obj: &K) {
-        let meta = obj.meta();
-        let (Some(uid), Some(name)) = (meta.uid(), meta.name()) else {
+        let Some(uid) = obj.meta().uid() else {
             return;
         };
-        let key = match meta.namespace() {
-            Some(ns) => format!("{ns}/{name}"),
-            None => name.to_owned(),
-        };
-        self.0
-            .state()
-            .last_seen
-            .insert(key, fnv1a_64(uid.as_bytes()));
+        let hash = fnv1a_64(uid.as_bytes());
+        self.0.state().last_seen.insert(object_key(obj), hash);
     }
 }
 
