@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 use crate::emit::{self, EmitOptions, GeneratedFiles, Layout, Target};
 use crate::model::{escape_ident, is_snake_case_ident, Api, GroupAccessorError, ResourceDef};
-use crate::read::{self, table};
+use crate::read::protobuf_table::ProtobufTable;
+use crate::read::{self, table, ReadError};
 
 /// Why [`Config::generate`] failed. Its `Debug` form is its message, so that a build script
 /// whose `main` returns it prints what went wrong and what to do, not a struct.
@@ -411,6 +412,43 @@ impl Config {
         };
         generated.write_files_into(&out_dir)?;
         Ok(out_dir.join(&self.file_name))
+    }
+
+    /// Writes the protobuf decoders (`impl Message` for every k8s-openapi struct that
+    /// decodes faithfully, see [`crate::read::protobuf_table`]) of the Kubernetes version
+    /// k8s-openapi was built for (or [`Config::k8s_version`]) to [`Config::file_name`];
+    /// [`Config::runtime_path`] names the decoding runtime (`informer-protobuf`).
+    pub fn generate_protobuf_decoders(&self) -> Result<PathBuf, GenerateError> {
+        let version = match &self.k8s_version {
+            Some(v) => v.clone(),
+            None => self.version_from_env()?,
+        };
+        let minor = table::normalize_version(&version)
+            .and_then(|v| v.split_once('.').and_then(|(_, m)| m.parse::<u32>().ok()))
+            .ok_or_else(|| {
+                GenerateError::Read(ReadError::UnknownVersion {
+                    version: version.clone(),
+                    known: table::builtin_versions().join(", "),
+                })
+            })?;
+        let decoders_table = ProtobufTable::builtin()?;
+        let text = crate::emit::protobuf::decoders(
+            &decoders_table,
+            minor,
+            &self.runtime_path,
+            &self.k8s_openapi_path,
+        )?;
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(GenerateError::NoOutDir)?,
+        };
+        let mut files = GeneratedFiles::default();
+        files.insert(self.file_name.clone().into(), text);
+        files.write_files_into(&out_dir)?;
+        let path = out_dir.join(&self.file_name);
+        Ok(path)
     }
 
     /// Tells cargo to rerun the build script when `path` changes (for inputs read from files).

@@ -19,6 +19,7 @@ mod informers;
 mod listers;
 mod metadata;
 mod output;
+pub mod protobuf;
 pub mod types;
 
 use proc_macro2::TokenStream;

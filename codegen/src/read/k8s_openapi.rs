@@ -39,6 +39,20 @@ pub fn locate_registry_sources(crate_version: &str) -> Option<PathBuf> {
 /// Extracts one table per `src/v1_XX` directory of the k8s-openapi sources at `crate_dir`.
 pub fn extract(crate_dir: &Path) -> Result<Vec<Table>, ReadError> {
     let crate_version = crate_version(crate_dir)?;
+    version_dirs(crate_dir)?
+        .into_iter()
+        .map(|(minor, dir)| {
+            Ok(Table {
+                kubernetes_version: format!("1.{minor}"),
+                source: format!("k8s-openapi {crate_version}"),
+                resources: extract_version(&dir)?,
+            })
+        })
+        .collect()
+}
+
+/// The `src/v1_XX` directories of the k8s-openapi sources at `crate_dir`, by minor version.
+pub fn version_dirs(crate_dir: &Path) -> Result<Vec<(u32, PathBuf)>, ReadError> {
     let src = crate_dir.join("src");
     let mut versions: Vec<(u32, PathBuf)> = read_dir_sorted(&src)?
         .into_iter()
@@ -60,16 +74,21 @@ pub fn extract(crate_dir: &Path) -> Result<Vec<Table>, ReadError> {
             problem: "no v1_XX version directories: not the k8s-openapi sources".into(),
         });
     }
-    versions
+    Ok(versions)
+}
+
+/// Every `.rs` file below a `src/v1_XX` directory with the module its types are
+/// re-exported from (`["api", "core", "v1"]`).
+pub fn rs_files_with_modules(version_dir: &Path) -> Result<Vec<(PathBuf, Vec<String>)>, ReadError> {
+    let mut files = Vec::new();
+    collect_rs_files(version_dir, &mut files)?;
+    Ok(files
         .into_iter()
-        .map(|(minor, dir)| {
-            Ok(Table {
-                kubernetes_version: format!("1.{minor}"),
-                source: format!("k8s-openapi {crate_version}"),
-                resources: extract_version(&dir)?,
-            })
+        .map(|f| {
+            let module = module_path(version_dir, &f);
+            (f, module)
         })
-        .collect()
+        .collect())
 }
 
 /// The `version` of the crate's `Cargo.toml`.

@@ -4,11 +4,17 @@
 //! - [`table`]: the checked-in per-version tables (and any table file);
 //! - [`subresources`]: the checked-in table of built-in subresources, from the OpenAPI specs;
 //! - [`openapi`]: Kubernetes OpenAPI v2 (`swagger.json`) and v3 per-group documents;
-//! - [`crd`]: CustomResourceDefinition manifests, with their schemas typed.
+//! - [`crd`]: CustomResourceDefinition manifests, with their schemas typed;
+//! - [`proto`]: Kubernetes `generated.proto` files;
+//! - [`protobuf_table`]: the checked-in table of how each protobuf message fills its
+//!   k8s-openapi struct, from the `.proto` files, k8s-openapi's sources and Go's field
+//!   declarations.
 
 pub mod crd;
 pub mod k8s_openapi;
 pub mod openapi;
+pub mod proto;
+pub mod protobuf_table;
 pub mod subresources;
 pub mod table;
 
