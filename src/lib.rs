@@ -78,6 +78,7 @@ pub mod lister_watcher;
 pub mod metadata;
 mod processor;
 pub mod projection;
+pub mod protobuf;
 mod reflector;
 pub mod sharding;
 pub mod source;

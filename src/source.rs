@@ -25,11 +25,12 @@
 //! ```
 
 use std::any::TypeId;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
+use informer_client::protobuf::ProtobufDecoders;
 use informer_client::request::{Request, RequestBuilder};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use crate::api::Api;
 use crate::client::Client;
@@ -129,17 +130,33 @@ impl ApiScope for k8s_openapi::ClusterResourceScope {
 /// The source of a k8s-openapi or generated resource type `K` ([`typed`]): listed and
 /// watched through [`Api<K>`](Api), one informer per type in a factory.
 pub struct Typed<K> {
-    _k: PhantomData<fn() -> K>,
+    /// Decoders of kube-apiserver's protobuf, asked for first when set.
+    protobuf: Option<ProtobufDecoders<K>>,
 }
 
-/// The source of the k8s-openapi or generated resource type `K`, e.g. `typed::<Pod>()`.
+/// The source of the k8s-openapi or generated resource type `K`, e.g. `typed::<Pod>()`,
+/// listed and watched as JSON.
 pub fn typed<K>() -> Typed<K> {
-    Typed { _k: PhantomData }
+    Typed { protobuf: None }
+}
+
+/// [`typed`], listed and watched as kube-apiserver's protobuf where the server answers it
+/// (JSON otherwise): for the types informer-protobuf decodes. Generated informers of
+/// built-in resources use it for every such type.
+pub fn typed_protobuf<K>() -> Typed<K>
+where
+    K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+{
+    Typed {
+        protobuf: Some(crate::protobuf::decoders()),
+    }
 }
 
 impl<K> Clone for Typed<K> {
     fn clone(&self) -> Self {
-        typed()
+        Typed {
+            protobuf: self.protobuf,
+        }
     }
 }
 
@@ -161,7 +178,10 @@ where
     }
 
     fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<K> {
-        let api = K::Scope::api::<K>(client, namespace);
+        let mut api = K::Scope::api::<K>(client, namespace);
+        if let Some(decoders) = self.protobuf {
+            api = api.with_protobuf(decoders);
+        }
         let lists = api.clone();
         ListWatch::new(
             move |options: ListOptions| lists.list(&options),

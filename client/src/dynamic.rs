@@ -73,14 +73,14 @@ impl DynamicObject {
         let metadata = serde_json::to_value(&self.metadata).map_err(|source| Error::Decode {
             context: context(),
             what: "the metadata".to_owned(),
-            source,
+            source: source.into(),
         })?;
         value.insert("metadata".into(), metadata);
         value.extend(self.rest.iter().map(|(k, v)| (k.clone(), v.clone())));
         serde_json::from_value(serde_json::Value::Object(value)).map_err(|source| Error::Decode {
             context: context(),
             what: "the object".to_owned(),
-            source,
+            source: source.into(),
         })
     }
 

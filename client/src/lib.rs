@@ -36,6 +36,7 @@ pub mod json;
 pub mod list_options;
 pub mod metadata;
 pub mod object;
+pub mod protobuf;
 pub mod request;
 pub mod resource_version;
 mod shard_scan;

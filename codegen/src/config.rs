@@ -423,14 +423,12 @@ impl Config {
             Some(v) => v.clone(),
             None => self.version_from_env()?,
         };
-        let minor = table::normalize_version(&version)
-            .and_then(|v| v.split_once('.').and_then(|(_, m)| m.parse::<u32>().ok()))
-            .ok_or_else(|| {
-                GenerateError::Read(ReadError::UnknownVersion {
-                    version: version.clone(),
-                    known: table::builtin_versions().join(", "),
-                })
-            })?;
+        let minor = table::minor_of(&version).ok_or_else(|| {
+            GenerateError::Read(ReadError::UnknownVersion {
+                version: version.clone(),
+                known: table::builtin_versions().join(", "),
+            })
+        })?;
         let decoders_table = ProtobufTable::builtin()?;
         let text = crate::emit::protobuf::decoders(
             &decoders_table,

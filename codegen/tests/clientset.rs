@@ -84,6 +84,7 @@ fn def(kind: &str, plural: &str, scope: Scope) -> ResourceDef {
         },
         doc: None,
         subresources: Subresources::NONE,
+        protobuf: false,
     }
 }
 

@@ -3,13 +3,23 @@
 //! value JSON always writes. gogo-protobuf writes non-pointer scalars even when zero, so a
 //! protobuf decoder needs the table to give the value JSON would (see the file's header).
 //!
+//! The table has no versions, and the decoders of every Kubernetes version read it. So its
+//! lines come from 1.36's Go sources (the release of `../shared/protos/v1.36`), and for the
+//! fields 1.37 adds (`resources/protobuf-v1.37-fields.txt`) from 1.37's: a field 1.36 has keeps
+//! 1.36's declaration, one 1.37 removed keeps its line for 1.33..1.36, and a field whose
+//! declaration 1.37 changed fails the derivation, since one line could not say both.
+//!
 //! Two checks: the table still derives from the Go sources (only when they are given, through
-//! `K8S_API_SRC` and `K8S_APIMACHINERY_SRC`), and it covers every optional scalar field of the
-//! 1.36 protos in `../shared/protos/v1.36` (always).
+//! `K8S_API_SRC` and `K8S_APIMACHINERY_SRC` for 1.36 and `K8S_API_SRC_1_37` and
+//! `K8S_APIMACHINERY_SRC_1_37` for 1.37), and it covers every optional scalar field of the 1.36
+//! protos in `../shared/protos/v1.36` and of the 1.37 supplement (always).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use informer_gen::read::proto::{self, Label, SCALARS};
+use informer_gen::read::protobuf_table::SUPPLEMENT_FILE_NAME;
 
 const TABLE: &str = "resources/protobuf-presence.txt";
 
@@ -432,19 +442,50 @@ fn checked_in() -> (PathBuf, String) {
     (path, text)
 }
 
+/// 1.36's table, with 1.37's lines for the fields 1.36 lacks; a field both declare
+/// differently is an error (see the module docs).
+fn derive_both(v1_36: (&Path, &Path), v1_37: (&Path, &Path)) -> Table {
+    let mut table = derive(v1_36.0, v1_36.1);
+    let mut changed = Vec::new();
+    for (key, presence) in derive(v1_37.0, v1_37.1) {
+        match table.get(&key) {
+            None => {
+                table.insert(key, presence);
+            }
+            Some(old) if *old == presence => {}
+            Some(old) => changed.push(format!("{} {}: {old} -> {presence}", key.0, key.1)),
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "1.37 declares {} fields differently from 1.36; the table needs versions for them:\n{}",
+        changed.len(),
+        changed.join("\n")
+    );
+    table
+}
+
 #[test]
 fn checked_in_table_matches_the_go_sources() {
-    let (Some(api), Some(apimachinery)) = (
-        std::env::var_os("K8S_API_SRC"),
-        std::env::var_os("K8S_APIMACHINERY_SRC"),
-    ) else {
+    let vars = [
+        "K8S_API_SRC",
+        "K8S_APIMACHINERY_SRC",
+        "K8S_API_SRC_1_37",
+        "K8S_APIMACHINERY_SRC_1_37",
+    ]
+    .map(std::env::var_os);
+    let [Some(api), Some(apimachinery), Some(api_1_37), Some(apimachinery_1_37)] = &vars else {
         eprintln!(
-            "skipped: K8S_API_SRC and K8S_APIMACHINERY_SRC not set (extracted source trees of \
+            "skipped: K8S_API_SRC and K8S_APIMACHINERY_SRC (1.36), K8S_API_SRC_1_37 and \
+             K8S_APIMACHINERY_SRC_1_37 (1.37) not all set (extracted source trees of \
              k8s.io/api and k8s.io/apimachinery; {TABLE}'s header says how)"
         );
         return;
     };
-    let fresh = derive(Path::new(&api), Path::new(&apimachinery));
+    let fresh = derive_both(
+        (Path::new(api), Path::new(apimachinery)),
+        (Path::new(api_1_37), Path::new(apimachinery_1_37)),
+    );
     let (path, text) = checked_in();
     if std::env::var_os("INFORMER_GEN_BLESS").is_some() {
         // The header (sources, commits) is written by hand; only the lines are derived.
@@ -477,54 +518,28 @@ fn checked_in_table_matches_the_go_sources() {
     );
 }
 
-/// The optional scalar fields of every message in the protos the decoders read, as
-/// (`<package>.<Message>`, field).
+/// The optional scalar fields of every message of the protos the decoders read, 1.36's below
+/// `dir` with the 1.37 supplement merged in, as (`<package>.<Message>`, field).
 fn proto_scalars(dir: &Path) -> BTreeSet<(String, String)> {
-    const SCALARS: &[&str] = &[
-        "string", "bytes", "bool", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
-        "fixed32", "fixed64", "sfixed32", "sfixed64", "double", "float",
-    ];
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.join("api"), dir.join("apimachinery")];
-    while let Some(d) = dirs.pop() {
-        for entry in fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "proto") {
-                files.push(path);
-            }
-        }
-    }
-    let mut found = BTreeSet::new();
-    for path in files {
-        let text = fs::read_to_string(&path).expect("proto file is readable");
-        let package = text
-            .lines()
-            .find_map(|l| l.strip_prefix("package "))
-            .and_then(|p| p.strip_suffix(';'))
-            .unwrap_or_else(|| panic!("{}: no package line", path.display()));
-        if package.starts_with("apimachinery.pkg.apis.testapigroup") {
-            continue;
-        }
-        // go-to-protobuf writes one message per top-level block, fields one per line.
-        let mut message = None;
-        for line in text.lines() {
-            if let Some(name) = line.strip_prefix("message ") {
-                message = name.strip_suffix(" {").map(str::to_owned);
-            } else if line == "}" {
-                message = None;
-            } else if let Some(m) = &message {
-                let words: Vec<&str> = line.split_whitespace().collect();
-                if let ["optional", ty, field, "=", ..] = words[..] {
-                    if SCALARS.contains(&ty) {
-                        found.insert((format!("{package}.{m}"), field.to_owned()));
-                    }
-                }
-            }
-        }
-    }
-    found
+    let mut messages = proto::read_dir(&dir.join("api")).unwrap_or_else(|e| panic!("{e}"));
+    messages.extend(proto::read_dir(&dir.join("apimachinery")).unwrap_or_else(|e| panic!("{e}")));
+    let supplement = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("resources")
+        .join(SUPPLEMENT_FILE_NAME);
+    proto::read_supplement(&supplement, &mut messages).unwrap_or_else(|e| panic!("{e}"));
+    messages
+        .values()
+        .filter(|m| {
+            !m.full_name
+                .starts_with("apimachinery.pkg.apis.testapigroup.")
+        })
+        .flat_map(|m| {
+            m.fields
+                .iter()
+                .filter(|f| f.label == Label::Optional && SCALARS.contains(&f.ty.as_str()))
+                .map(|f| (m.full_name.clone(), f.name.clone()))
+        })
+        .collect()
 }
 
 #[test]

@@ -62,6 +62,7 @@ use crate::discovery::ApiResource;
 use crate::error::{Error, ErrorKind};
 use crate::list_options::ListOptions;
 use crate::object::Object;
+use crate::protobuf::ProtobufDecoders;
 use crate::request::{Request, RequestBuilder, Resource};
 use crate::watch_event::{ObjectList, WatchStream};
 
@@ -73,6 +74,8 @@ pub struct Api<K, S = NoSubresources> {
     resource: Resource,
     /// The `Accept` of lists and of watches, when not `application/json`.
     accept: Option<Arc<(Option<String>, Option<String>)>>,
+    /// Decoders that let gets, lists and watches ask for protobuf first.
+    protobuf: Option<ProtobufDecoders<K>>,
     marker: PhantomData<fn() -> (K, S)>,
 }
 
@@ -83,6 +86,7 @@ impl<K, S> Clone for Api<K, S> {
             namespace: self.namespace.clone(),
             resource: self.resource.clone(),
             accept: self.accept.clone(),
+            protobuf: self.protobuf,
             marker: PhantomData,
         }
     }
@@ -214,6 +218,7 @@ impl<K, S: Subresources> Api<K, S> {
             client,
             resource,
             accept: None,
+            protobuf: None,
             marker: PhantomData,
         }
     }
@@ -246,6 +251,17 @@ impl<K, S: Subresources> Api<K, S> {
         self
     }
 
+    /// The same `Api` asking for kube-apiserver's protobuf first (JSON as the fallback) on
+    /// gets, lists and watches, decoded by `decoders`; informer-runtime's
+    /// `source::protobuf_decoders` builds them for every type informer-protobuf decodes.
+    /// An `Accept` set by [`with_accept`](Self::with_accept) wins, and a list or watch with a
+    /// shard selector stays on JSON (only JSON lists say whether the server applied it).
+    #[must_use]
+    pub fn with_protobuf(mut self, decoders: ProtobufDecoders<K>) -> Self {
+        self.protobuf = Some(decoders);
+        self
+    }
+
     /// The same `Api` with other subresource methods: for resources whose subresources the
     /// types do not say (a hand-written CRD type). Calling one the server lacks answers 404.
     pub fn with_subresources<S2: Subresources>(self) -> Api<K, S2> {
@@ -254,6 +270,7 @@ impl<K, S: Subresources> Api<K, S> {
             namespace: self.namespace,
             resource: self.resource,
             accept: self.accept,
+            protobuf: self.protobuf,
             marker: PhantomData,
         }
     }
@@ -418,7 +435,13 @@ where
         let request = self
             .by_name(self.namespace.as_deref(), "get", name)?
             .get(name);
-        self.send(request).await
+        match self.protobuf.filter(|_| self.accept.is_none()) {
+            Some(decoders) => {
+                let request = self.at_server(request)?;
+                self.client.request_negotiated(request, decoders).await
+            }
+            None => self.send(request).await,
+        }
     }
 
     /// GETs the object `name`, `None` if it does not exist.
@@ -573,7 +596,10 @@ where
         options: &ListOptions,
     ) -> impl Future<Output = Result<ObjectList<K>, Error>> + Send + 'static {
         match self.negotiated(self.builder("list").list(options), |a| &a.0) {
-            Ok(request) => Either::Left(self.client.request_list(request)),
+            Ok(request) => Either::Left(
+                self.client
+                    .request_list_negotiated(request, self.protobuf_for(options)),
+            ),
             Err(e) => Either::Right(future::ready(Err(e))),
         }
     }
@@ -601,9 +627,19 @@ where
         options: &ListOptions,
     ) -> impl Future<Output = Result<WatchStream<K>, Error>> + Send + 'static {
         match self.negotiated(self.builder("watch").watch(options), |a| &a.1) {
-            Ok(request) => Either::Left(self.client.request_events(request)),
+            Ok(request) => Either::Left(
+                self.client
+                    .request_events_negotiated(request, self.protobuf_for(options)),
+            ),
             Err(e) => Either::Right(future::ready(Err(e))),
         }
+    }
+
+    /// The protobuf decoders a list or watch with `options` may use: none under an `Accept`
+    /// of [`with_accept`](Self::with_accept) or with a shard selector.
+    fn protobuf_for(&self, options: &ListOptions) -> Option<ProtobufDecoders<K>> {
+        self.protobuf
+            .filter(|_| self.accept.is_none() && options.shard_selector.is_none())
     }
 
     /// `built` with the `Accept` [`with_accept`](Self::with_accept) chose for it, if any.

@@ -247,6 +247,11 @@ pub struct Config {
     /// of the largest cluster Kubernetes supports take about 1.5 GiB of JSON. Gets and writes
     /// answer one object and never come near it; lower it where memory is tight.
     pub max_body_bytes: u64,
+    /// Ask for JSON only, even where the caller could decode kube-apiserver's protobuf
+    /// ([`Api::with_protobuf`](crate::Api::with_protobuf); informers of built-in resources
+    /// do). Protobuf is asked for with JSON as the fallback, so a server or proxy without it
+    /// answers JSON anyway; this is for comparing the two, or a proxy that mangles it.
+    pub disable_protobuf: bool,
 }
 
 impl std::fmt::Debug for Config {
@@ -272,6 +277,7 @@ impl std::fmt::Debug for Config {
             .field("list_read_timeout", &self.list_read_timeout)
             .field("max_object_bytes", &self.max_object_bytes)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("disable_protobuf", &self.disable_protobuf)
             .finish()
     }
 }
@@ -294,6 +300,7 @@ impl Config {
             list_read_timeout: Some(DEFAULT_LIST_READ_TIMEOUT),
             max_object_bytes: DEFAULT_MAX_OBJECT_BYTES,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            disable_protobuf: false,
         }
     }
 

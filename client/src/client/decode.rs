@@ -720,7 +720,7 @@ pub(crate) fn decode_lines<T: DeserializeOwned>(
                 events.push(Err(Error::Decode {
                     context: context.to_owned(),
                     what: quote_line(line),
-                    source,
+                    source: source.into(),
                 }));
                 false
             }

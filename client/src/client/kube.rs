@@ -58,6 +58,7 @@ impl Client {
                     object: super::config::DEFAULT_MAX_OBJECT_BYTES,
                     body: super::config::DEFAULT_MAX_BODY_BYTES,
                 },
+                protobuf: true,
             }),
             omit_managed_fields: false,
         }

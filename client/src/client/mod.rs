@@ -20,6 +20,7 @@ mod error_response;
 #[cfg(feature = "kube")]
 mod kube;
 pub mod kubeconfig;
+mod protobuf_watch;
 mod proxy;
 mod sni;
 mod tls;
@@ -32,7 +33,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Method, Url};
 use serde::de::DeserializeOwned;
 
@@ -41,6 +42,7 @@ pub use kubeconfig::KubeConfigOptions;
 
 use crate::api::DeleteResponse;
 use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
+use crate::protobuf::{self, ProtobufDecoders};
 use crate::request::Request;
 use crate::shard_scan::ShardScan;
 use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
@@ -82,6 +84,8 @@ struct Inner {
     default_namespace: String,
     list_read_timeout: Option<Duration>,
     limits: Limits,
+    /// Protobuf may be asked for (not [`Config::disable_protobuf`]).
+    protobuf: bool,
 }
 
 /// How much of a response the client holds (see [`Config::max_object_bytes`] and
@@ -166,6 +170,7 @@ impl Client {
                     object: config.max_object_bytes,
                     body: config.max_body_bytes,
                 },
+                protobuf: !config.disable_protobuf,
             }),
             omit_managed_fields: false,
         })
@@ -294,10 +299,27 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
+        self.request_list_negotiated(request, None)
+    }
+
+    /// [`Client::request_list`], asking for protobuf first when `protobuf` decoders are given.
+    pub(crate) fn request_list_negotiated<T>(
+        &self,
+        request: Request,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> impl Future<Output = Result<ObjectList<T>, Error>> + Send + 'static
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
         let client = self.clone();
+        let protobuf = protobuf.filter(|_| self.inner.protobuf);
         async move {
+            let request = match protobuf {
+                Some(_) => request.with_accept(protobuf::ACCEPT)?,
+                None => request,
+            };
             let outgoing = client.prepare(request)?;
-            client.run_list(outgoing).await
+            client.run_list(outgoing, protobuf).await
         }
     }
 
@@ -328,10 +350,28 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
+        self.request_events_negotiated(request, None)
+    }
+
+    /// [`Client::request_events`], asking for protobuf first when `protobuf` decoders are
+    /// given.
+    pub(crate) fn request_events_negotiated<T>(
+        &self,
+        request: Request,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> impl Future<Output = Result<WatchStream<T>, Error>> + Send + 'static
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
         let client = self.clone();
+        let protobuf = protobuf.filter(|_| self.inner.protobuf);
         async move {
+            let request = match protobuf {
+                Some(_) => request.with_accept(protobuf::ACCEPT)?,
+                None => request,
+            };
             let outgoing = client.prepare(request)?;
-            client.run_watch(outgoing).await
+            client.run_watch(outgoing, protobuf).await
         }
     }
 
@@ -378,18 +418,58 @@ impl Client {
     /// and at most `max_body_bytes` of it), turning a non-2xx answer into `Error::Api`.
     async fn read_body(&self, request: &Outgoing) -> Result<Bytes, Error> {
         let timeout = self.inner.list_read_timeout;
-        let mut response = self.respond(request, timeout).await?;
-        let mut body = Vec::new();
+        let response = self.respond(request, timeout).await?;
+        self.collect_body(response.body, timeout, &request.context)
+            .await
+    }
+
+    /// Reads all of `body`, waiting at most `timeout` between chunks and taking at most
+    /// `max_body_bytes`.
+    async fn collect_body(
+        &self,
+        mut body: Body,
+        timeout: Option<Duration>,
+        context: &str,
+    ) -> Result<Bytes, Error> {
+        let mut bytes = Vec::new();
         let mut counter = BodyCounter::new(self.inner.limits.body);
-        while let Some(chunk) = read_with_timeout(response.body.next(), timeout, &request.context)
+        while let Some(chunk) = read_with_timeout(body.next(), timeout, context)
             .await?
             .transpose()
-            .map_err(|e| http_error(&request.context, "reading the body", &*e))?
+            .map_err(|e| http_error(context, "reading the body", &*e))?
         {
-            counter.add(chunk.len(), &request.context)?;
-            body.extend_from_slice(&chunk);
+            counter.add(chunk.len(), context)?;
+            bytes.extend_from_slice(&chunk);
         }
-        Ok(Bytes::from(body))
+        Ok(Bytes::from(bytes))
+    }
+
+    /// Sends `request` asking for protobuf (JSON as the fallback) and decodes whichever the
+    /// server answers.
+    pub(crate) async fn request_negotiated<T: DeserializeOwned + Send + 'static>(
+        &self,
+        request: Request,
+        protobuf: ProtobufDecoders<T>,
+    ) -> Result<T, Error> {
+        if !self.inner.protobuf {
+            return self.request(request).await;
+        }
+        let outgoing = self.prepare(request.with_accept(protobuf::ACCEPT)?)?;
+        let timeout = self.inner.list_read_timeout;
+        let response = self.respond(&outgoing, timeout).await?;
+        let answered_protobuf = protobuf::is_protobuf(response.headers.get(CONTENT_TYPE));
+        let body = self
+            .collect_body(response.body, timeout, &outgoing.context)
+            .await?;
+        if !answered_protobuf {
+            return decode_json(&body, &outgoing.context);
+        }
+        // Gets keep managedFields, as their JSON does.
+        (protobuf.object)(&body, true).map_err(|source| Error::Decode {
+            context: outgoing.context.clone(),
+            what: "the protobuf response body".to_owned(),
+            source,
+        })
     }
 
     /// Sends the request through the transport, turning non-2xx answers into `Error::Api`.
@@ -412,9 +492,18 @@ impl Client {
     async fn run_list<T: DeserializeOwned + Send + 'static>(
         &self,
         request: Outgoing,
+        protobuf: Option<ProtobufDecoders<T>>,
     ) -> Result<ObjectList<T>, Error> {
         let timeout = self.inner.list_read_timeout;
         let response = self.respond(&request, timeout).await?;
+        if let Some(decoders) =
+            protobuf.filter(|_| protobuf::is_protobuf(response.headers.get(CONTENT_TYPE)))
+        {
+            let body = self
+                .collect_body(response.body, timeout, &request.context)
+                .await?;
+            return self.decode_protobuf_list(body, decoders, &request).await;
+        }
         decode_list(
             response.body,
             timeout,
@@ -427,11 +516,51 @@ impl Client {
         .await
     }
 
+    /// A protobuf list body decoded off the async threads (the pool). Lists with a shard
+    /// selector are never asked for as protobuf ([`crate::Api::list`]): a protobuf list
+    /// carries no `shardInfo` to say the server applied it.
+    async fn decode_protobuf_list<T: Send + 'static>(
+        &self,
+        body: Bytes,
+        decoders: ProtobufDecoders<T>,
+        request: &Outgoing,
+    ) -> Result<ObjectList<T>, Error> {
+        let keep = !self.omit_managed_fields;
+        let mut pool = DecodePool::new();
+        pool.submit(false, move || (decoders.list)(&body, keep));
+        let decoded = match pool.next().await {
+            Some(done) => joined(done, &request.context)?,
+            None => Err("the decoding task ended without an answer".into()),
+        };
+        let (metadata, items) = decoded.map_err(|source| Error::Decode {
+            context: request.context.clone(),
+            what: "the protobuf list body".to_owned(),
+            source,
+        })?;
+        Ok(ObjectList {
+            metadata,
+            items,
+            shard_info: None,
+        })
+    }
+
     async fn run_watch<T: DeserializeOwned + Send + 'static>(
         &self,
         request: Outgoing,
+        protobuf: Option<ProtobufDecoders<T>>,
     ) -> Result<WatchStream<T>, Error> {
         let response = self.respond(&request, None).await?;
+        if let Some(decoders) =
+            protobuf.filter(|_| protobuf::is_protobuf(response.headers.get(CONTENT_TYPE)))
+        {
+            return Ok(protobuf_watch::events(
+                response.body,
+                decoders,
+                !self.omit_managed_fields,
+                self.inner.limits.object,
+                request.context.into(),
+            ));
+        }
         Ok(watch_events(
             response.body,
             INLINE_WATCH_EVENTS,
@@ -457,10 +586,10 @@ pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
     limits: Limits,
     context: &str,
 ) -> Result<ObjectList<T>, Error> {
-    let decode_error = |source| Error::Decode {
+    let decode_error = |source: serde_json::Error| Error::Decode {
         context: context.to_owned(),
         what: "the list body".to_owned(),
-        source,
+        source: source.into(),
     };
     let scan_error = |e| match e {
         ListError::Json(source) => decode_error(source),
@@ -563,7 +692,7 @@ fn decode_json<T: DeserializeOwned>(body: &[u8], context: &str) -> Result<T, Err
     crate::json::from_slice(body).map_err(|source| Error::Decode {
         context: context.to_owned(),
         what: "the response body".to_owned(),
-        source,
+        source: source.into(),
     })
 }
 

@@ -242,9 +242,9 @@ pub enum Error {
         context: String,
         /// What failed to decode, e.g. a truncated copy of the offending watch line.
         what: String,
-        /// The decoder's error.
+        /// The decoder's error (JSON's, or the protobuf decoder's naming the field).
         #[source]
-        source: serde_json::Error,
+        source: BoxError,
     },
     /// The client configuration (kubeconfig, in-cluster files, exec plugin) is unusable.
     #[error(transparent)]

@@ -21,6 +21,12 @@ pub(super) fn resource_items(
 ) -> Result<TokenStream, EmitError> {
     let rt = &ctx.runtime;
     let ty = ctx.type_path(r)?;
+    // Built-ins informer-protobuf decodes list and watch kube-apiserver's protobuf.
+    let source = if r.def.protobuf {
+        format_ident!("typed_protobuf")
+    } else {
+        format_ident!("typed")
+    };
     let link = ctx.type_doc_link(r)?;
     let kind = &r.def.kind;
     let gvk = gvk_text(r);
@@ -108,7 +114,7 @@ pub(super) fn resource_items(
             #[inline]
             pub fn new(factory: #rt::SharedInformerFactoryCore) -> Self {
                 Self {
-                    ask: #rt::InformerAsk::new(factory, #rt::source::typed::<#ty>()),
+                    ask: #rt::InformerAsk::new(factory, #rt::source::#source::<#ty>()),
                 }
             }
 
@@ -153,7 +159,7 @@ pub(super) fn resource_items(
         ) -> #rt::SharedIndexInformer<#ty> {
             let mut options = #rt::InformerOptions::default().resync(resync).indexers(indexers);
             options.tweak_list_options = tweak_list_options;
-            #rt::new_informer(&client, &#rt::source::typed::<#ty>(), #ns_arg, options)
+            #rt::new_informer(&client, &#rt::source::#source::<#ty>(), #ns_arg, options)
         }
     })
 }

@@ -464,6 +464,7 @@ mod tests {
             },
             doc: None,
             subresources: Default::default(),
+            protobuf: false,
         }
     }
 

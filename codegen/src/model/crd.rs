@@ -210,6 +210,7 @@ fn type_module(
                 },
                 doc,
                 subresources: Subresources::from_names(&version.subresources),
+                protobuf: false,
             },
             crd_name: crd.name.clone(),
             source: crd.source.clone(),

@@ -108,6 +108,10 @@ pub struct ResourceDef {
     pub doc: Option<String>,
     /// The subresources the API serves for it, of those a typed client offers methods for.
     pub subresources: Subresources,
+    /// Its informers list and watch kube-apiserver's protobuf (JSON as the fallback):
+    /// built-in resources whose type informer-protobuf decodes in the table's Kubernetes
+    /// version ([`crate::read::protobuf_table`]).
+    pub protobuf: bool,
 }
 
 /// Which of the `status` and `scale` subresources a resource has: built-ins as their

@@ -272,6 +272,7 @@ fn extract_file(
             doc: None,
             // k8s-openapi's sources do not say; `table::builtin` adds them.
             subresources: Subresources::NONE,
+            protobuf: false,
         });
     }
     Ok(defs)

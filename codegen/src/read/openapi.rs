@@ -209,6 +209,7 @@ pub fn resources_of(file: &Path, doc: &Value) -> Result<Vec<ResourceDef>, ReadEr
             },
             doc,
             subresources,
+            protobuf: false,
         });
     }
     Ok(resources)

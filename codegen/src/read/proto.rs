@@ -5,6 +5,24 @@
 //! top-level `message` blocks of `optional`/`repeated`/`map<K, V>` fields, and comments.
 //! Anything else is an error naming the file and line, so that a new construct in a later
 //! Kubernetes version is noticed rather than misread.
+//!
+//! A *supplement* ([`read_supplement`]) adds what a later release's `.proto` files have over
+//! the ones at hand: the checked-in `resources/protobuf-v1.37-fields.txt` carries Kubernetes
+//! 1.37's additions, so that CI, which has only 1.36's files, derives 1.37's decoders too.
+//! Its lines:
+//!
+//! ```text
+//! # a comment
+//! message api.core.v1.EvictionResponder       a message the base lacks, whole
+//!   optional string name = 1;
+//! fields api.core.v1.PodSpec                  fields added to a message of the base
+//!   repeated .api.core.v1.EvictionResponder evictionResponders = 44;
+//! ```
+//!
+//! Fields are written as in a `.proto` file, message types absolute (a relative one is taken
+//! in its message's package). A supplement only adds: a `message` the base has, a `fields` it
+//! lacks, or a field whose name or number its message already uses is an error, so that a
+//! changed field is never merged as a second one.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,6 +84,118 @@ pub fn read_dir(dir: &Path) -> Result<BTreeMap<String, ProtoMessage>, ReadError>
         }
     }
     Ok(messages)
+}
+
+/// Adds the supplement at `path` (see the module docs) to `messages`.
+pub fn read_supplement(
+    path: &Path,
+    messages: &mut BTreeMap<String, ProtoMessage>,
+) -> Result<(), ReadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    merge_supplement(path, &text, messages)
+}
+
+/// Adds the supplement `text` to `messages`; `path` names it in errors.
+pub fn merge_supplement(
+    path: &Path,
+    text: &str,
+    messages: &mut BTreeMap<String, ProtoMessage>,
+) -> Result<(), ReadError> {
+    let invalid = |line: usize, problem: String| ReadError::Invalid {
+        path: path.to_owned(),
+        problem: format!("line {}: {problem}", line + 1),
+    };
+    let full_name = |n: usize, name: &str| {
+        let name = name.trim();
+        let valid = name.contains('.')
+            && name.split('.').all(|part| {
+                !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+        if valid {
+            Ok(name.to_owned())
+        } else {
+            Err(invalid(n, format!("not a message's full name: {name:?}")))
+        }
+    };
+    let not_in_base = |n: usize, name: &str| {
+        invalid(
+            n,
+            format!("message {name} is not in the base protos: add it whole with `message {name}`"),
+        )
+    };
+    // The message fields are being added to, and each added field's line, message and type,
+    // to check the type once every message is in.
+    let mut current: Option<String> = None;
+    let mut added: Vec<(usize, String, String)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("message ") {
+            let name = full_name(n, name)?;
+            if messages.contains_key(&name) {
+                return Err(invalid(
+                    n,
+                    format!(
+                        "message {name} is in the base protos already: \
+                         list its new fields under `fields {name}`"
+                    ),
+                ));
+            }
+            messages.insert(
+                name.clone(),
+                ProtoMessage {
+                    full_name: name.clone(),
+                    fields: Vec::new(),
+                },
+            );
+            current = Some(name);
+        } else if let Some(name) = line.strip_prefix("fields ") {
+            let name = full_name(n, name)?;
+            if !messages.contains_key(&name) {
+                return Err(not_in_base(n, &name));
+            }
+            current = Some(name);
+        } else {
+            let Some(name) = &current else {
+                return Err(invalid(
+                    n,
+                    "a field before any `message` or `fields` line".into(),
+                ));
+            };
+            let package = name.rsplit_once('.').map_or("", |(package, _)| package);
+            let field = parse_field(line, package).ok_or_else(|| {
+                invalid(n, format!("not a field go-to-protobuf writes: {line:?}"))
+            })?;
+            let message = messages.get_mut(name).ok_or_else(|| not_in_base(n, name))?;
+            if let Some(old) = message
+                .fields
+                .iter()
+                .find(|f| f.name == field.name || f.number == field.number)
+            {
+                return Err(invalid(
+                    n,
+                    format!(
+                        "{name} has field {} = {} already, so {} = {} is no addition",
+                        old.name, old.number, field.name, field.number
+                    ),
+                ));
+            }
+            added.push((n, name.clone(), field.ty.clone()));
+            message.fields.push(field);
+        }
+    }
+    // A misspelt type would leave its field silently unmapped by every struct.
+    for (n, name, ty) in added {
+        if !SCALARS.contains(&ty.as_str()) && !messages.contains_key(&ty) {
+            return Err(invalid(n, format!("{name}: no message {ty}")));
+        }
+    }
+    Ok(())
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
@@ -255,6 +385,81 @@ message Pod {
                 ),
             ]
         );
+    }
+
+    fn base() -> BTreeMap<String, ProtoMessage> {
+        let text = "package api.core.v1;\nmessage PodSpec {\n  optional string hostname = 16;\n}\n";
+        parse(Path::new("base.proto"), text)
+            .expect("parses")
+            .into_iter()
+            .map(|m| (m.full_name.clone(), m))
+            .collect()
+    }
+
+    #[test]
+    fn a_supplement_adds_messages_and_fields() {
+        let mut messages = base();
+        // `\x20` keeps the indentation a `\` continuation would strip.
+        let text = "# 1.37\n\
+                    message api.core.v1.EvictionResponder\n\
+                    \x20 optional string name = 1;\n\
+                    fields api.core.v1.PodSpec\n\
+                    \x20 repeated .api.core.v1.EvictionResponder evictionResponders = 44;\n\
+                    \x20 map<string, EvictionResponder> byName = 45;\n";
+        merge_supplement(Path::new("s.txt"), text, &mut messages).expect("merges");
+        let spec = &messages["api.core.v1.PodSpec"];
+        let added: Vec<_> = spec
+            .fields
+            .iter()
+            .map(|f| (f.number, f.name.as_str(), f.ty.as_str()))
+            .collect();
+        assert_eq!(
+            added,
+            [
+                (16, "hostname", "string"),
+                (44, "evictionResponders", "api.core.v1.EvictionResponder"),
+                (45, "byName", "api.core.v1.EvictionResponder"),
+            ]
+        );
+        assert_eq!(messages["api.core.v1.EvictionResponder"].fields.len(), 1);
+    }
+
+    #[test]
+    fn a_supplement_only_adds() {
+        let cases = [
+            (
+                "message api.core.v1.PodSpec\n",
+                "line 1: message api.core.v1.PodSpec is in the base",
+            ),
+            (
+                "fields api.core.v1.Pod\n",
+                "line 1: message api.core.v1.Pod is not in the base",
+            ),
+            ("  optional string x = 1;\n", "line 1: a field before"),
+            (
+                "fields api.core.v1.PodSpec\n  optional int64 hostname = 99;\n",
+                "line 2: api.core.v1.PodSpec has field hostname = 16 already",
+            ),
+            (
+                "fields api.core.v1.PodSpec\n  optional string renamed = 16;\n",
+                "line 2: api.core.v1.PodSpec has field hostname = 16 already",
+            ),
+            (
+                "fields api.core.v1.PodSpec\n  optional Missing m = 50;\n",
+                "line 2: api.core.v1.PodSpec: no message api.core.v1.Missing",
+            ),
+            (
+                "fields api.core.v1.PodSpec\n  oneof x {\n",
+                "line 2: not a field",
+            ),
+            ("message Pod {\n", "line 1: not a message's full name"),
+        ];
+        for (text, expected) in cases {
+            let err = merge_supplement(Path::new("s.txt"), text, &mut base()).expect_err(text);
+            let err = err.to_string();
+            assert!(err.starts_with("s.txt: "), "{err}");
+            assert!(err.contains(expected), "{text:?}: {err}");
+        }
     }
 
     #[test]

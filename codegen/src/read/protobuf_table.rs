@@ -3,7 +3,10 @@
 //!
 //! Three sources meet here, so the table is derived once and checked in
 //! (`resources/protobuf.txt`), as the [subresource table](super::subresources) is:
-//! - the `.proto` files ([`super::proto`]): field numbers, labels and wire types;
+//! - the `.proto` files ([`super::proto`]): field numbers, labels and wire types, those of
+//!   one release read whole and a later release's additions from a checked-in supplement
+//!   (`resources/protobuf-v1.37-fields.txt`), since a field k8s-openapi's newest version has
+//!   and the protos lack would keep every resource holding it on JSON;
 //! - k8s-openapi's sources ([`super::k8s_openapi`]): each struct's field names and shapes
 //!   (`Option`, `Vec`, `BTreeMap`, `Box`) per version, and the Go-inlined structs
 //!   (`Volume`'s `volumeSource`) that k8s-openapi flattens into their parent;
@@ -22,6 +25,7 @@ use std::path::Path;
 
 use super::proto::{self, Label, ProtoField, ProtoMessage};
 use super::ReadError;
+use crate::model::{ResourceDef, TypeRef};
 
 /// How a field of a struct stores what the wire carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -195,6 +199,9 @@ pub struct ProtobufTable {
 pub const FILE_NAME: &str = "protobuf.txt";
 /// The file name of the checked-in Go presence table below `resources/`.
 pub const PRESENCE_FILE_NAME: &str = "protobuf-presence.txt";
+/// The file name of the checked-in supplement of Kubernetes 1.37's proto additions below
+/// `resources/` (see [`super::proto`]).
+pub const SUPPLEMENT_FILE_NAME: &str = "protobuf-v1.37-fields.txt";
 
 const BUILTIN: &str = include_str!("../../resources/protobuf.txt");
 const BUILTIN_PRESENCE: &str = include_str!("../../resources/protobuf-presence.txt");
@@ -240,18 +247,28 @@ impl ProtobufTable {
         Self::parse(Path::new("<built-in protobuf table>"), BUILTIN)
     }
 
-    /// Derives the table from the `.proto` files below `protos`, the k8s-openapi crate at
-    /// `k8s_openapi` (every `src/v1_XX`) and a presence table.
+    /// Derives the table from the `.proto` files below `protos` with the supplement at
+    /// `supplement` merged in, the k8s-openapi crate at `k8s_openapi` (every `src/v1_XX`) and
+    /// a presence table.
     pub fn derive(
         protos: &Path,
         protos_description: &str,
+        supplement: &Path,
         k8s_openapi: &Path,
         presence: &Presence,
     ) -> Result<Self, ReadError> {
-        let messages = proto::read_dir(protos)?;
+        let mut messages = proto::read_dir(protos)?;
+        proto::read_supplement(supplement, &mut messages)?;
         let mut table = ProtobufTable {
             sources: vec![
                 protos_description.to_owned(),
+                format!(
+                    "later protos' additions: resources/{}",
+                    supplement
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ),
                 format!(
                     "k8s-openapi {}",
                     k8s_openapi
@@ -375,6 +392,18 @@ impl ProtobufTable {
                 return set;
             }
             set.extend(more);
+        }
+    }
+
+    /// Sets [`ResourceDef::protobuf`] on every k8s-openapi resource of `defs` whose struct
+    /// decodes in Kubernetes `1.<minor>`.
+    pub fn mark_protobuf(&self, minor: u32, defs: &mut [ResourceDef]) {
+        let decodable = self.decodable(minor);
+        for def in defs {
+            if let TypeRef::K8sOpenapi { module, name } = &def.ty {
+                let proto = format!("{}.{name}", module.join("."));
+                def.protobuf = decodable.contains(&proto);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::model::{ResourceDef, Scope, TypeRef};
 
+use super::protobuf_table::ProtobufTable;
 use super::subresources::{self, SubresourceTable};
 use super::ReadError;
 
@@ -61,11 +62,20 @@ pub fn builtin_versions() -> Vec<&'static str> {
 }
 
 /// The compiled-in table of Kubernetes `version` (`1.37`, also accepted as `v1_37` or `1_37`),
-/// with the subresources of [`SubresourceTable::builtin`].
+/// with the subresources of [`SubresourceTable::builtin`] and the protobuf flag of
+/// [`ProtobufTable::mark_protobuf`].
 pub fn builtin(version: &str) -> Result<Table, ReadError> {
     let mut table = builtin_as_extracted(version)?;
     SubresourceTable::builtin()?.apply(&mut table.resources);
+    if let Some(minor) = minor_of(&table.kubernetes_version) {
+        ProtobufTable::builtin()?.mark_protobuf(minor, &mut table.resources);
+    }
     Ok(table)
+}
+
+/// `1.37` → 37.
+pub fn minor_of(version: &str) -> Option<u32> {
+    normalize_version(version)?.split_once('.')?.1.parse().ok()
 }
 
 /// The compiled-in table of Kubernetes `version` as checked in, as extracted from the
@@ -146,6 +156,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Table, ReadError> {
             ty,
             doc: entry.doc,
             subresources,
+            protobuf: false,
         });
     }
     let table = Table {

@@ -20,13 +20,14 @@ use crate::cut::CutSwitch;
 use crate::faults::Action;
 use crate::filter::Filter;
 use crate::patch::Patch;
+use crate::protobuf::{self, Media};
 use crate::recorded::RecordedRequest;
 use crate::resource::ResourceSpec;
 use crate::state::{DeleteOptions, Resolved, Rights, State, Sub, WriteOptions};
 use crate::status::StatusError;
 use crate::store::{ListQuery, Obj, Outcome, Snapshot, SnapshotError, WatchFrom};
 use crate::watch::{stream, WatchParams};
-use crate::wire::{list_head, put_typed, type_prefix, typed_object};
+use crate::wire::{list_head, list_metadata, put_typed, type_prefix, typed_object};
 use crate::{namespace_lifecycle, partial_metadata};
 
 /// Bytes a connection may still send after a `cut_next` fault hits it.
@@ -40,18 +41,32 @@ pub(crate) async fn handle(
     state: Arc<State>,
     req: Request<Incoming>,
 ) -> Result<Response<Body>, Infallible> {
+    let accept = accept_header(&req).to_owned();
     Ok(match route(&state, req).await {
         Ok(resp) => resp,
-        Err(e) => status_response(&e),
+        Err(e) => status_response(&e, &accept),
     })
 }
 
-/// The `Status` answer for `e`.
-pub(crate) fn status_response(e: &StatusError) -> Response<Body> {
-    let mut resp = json_response(
-        StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-        Body::full(e.to_bytes()),
-    );
+fn accept_header<B>(req: &Request<B>) -> &str {
+    req.headers()
+        .get(ACCEPT)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default()
+}
+
+/// The `Status` answer for `e`, in protobuf when `accept` prefers it: kube-apiserver writes
+/// errors through `responsewriters.ErrorNegotiated`, whose serializers (custom resources'
+/// included) all write a `Status` in protobuf.
+pub(crate) fn status_response(e: &StatusError, accept: &str) -> Response<Body> {
+    let code = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let protobuf = (protobuf::negotiate(accept, true) == Media::Protobuf)
+        .then(|| protobuf::status_body(e))
+        .flatten();
+    let mut resp = match protobuf {
+        Some(body) => typed_response(code, protobuf::MEDIA_TYPE, Body::full(body)),
+        None => json_response(code, Body::full(e.to_bytes())),
+    };
     if let Some(secs) = e.retry_after {
         resp.headers_mut()
             .insert(RETRY_AFTER, HeaderValue::from(secs));
@@ -60,10 +75,14 @@ pub(crate) fn status_response(e: &StatusError) -> Response<Body> {
 }
 
 fn json_response(code: StatusCode, body: Body) -> Response<Body> {
+    typed_response(code, "application/json", body)
+}
+
+fn typed_response(code: StatusCode, content_type: &'static str, body: Body) -> Response<Body> {
     let mut resp = Response::new(body);
     *resp.status_mut() = code;
     resp.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     resp
 }
 
@@ -459,6 +478,7 @@ async fn delete_options(
     req: Request<Incoming>,
     query: &Query,
 ) -> Result<(DeleteOptions, bool), StatusError> {
+    refuse_protobuf_body(&req)?;
     let body = read_body(req).await?;
     let mut dry_run: Vec<String> = Vec::new();
     let mut propagation: Option<String> = None;
@@ -604,6 +624,15 @@ async fn resource_request(
             ));
         }
     }
+    // kube-apiserver's handlers negotiate the answer's media type before anything else; custom
+    // resources' objects are never protobuf.
+    let accept = accept_header(&req).to_owned();
+    let media = match protobuf::negotiate(&accept, protobuf::is_builtin(&r.spec)) {
+        Media::NotAcceptable => {
+            return Err(StatusError::not_acceptable(&protobuf::SERVED_MEDIA_TYPES))
+        }
+        media => media,
+    };
     let switch = req
         .extensions()
         .get::<CutSwitch>()
@@ -618,17 +647,14 @@ async fn resource_request(
     }
     let ns = target.namespace.as_deref();
     let name = target.name.as_deref().unwrap_or_default();
-    let accept = req
-        .headers()
-        .get(ACCEPT)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or_default();
     let wanted = if verb == "list" {
         partial_metadata::LIST
     } else {
         partial_metadata::OBJECT
     };
-    let partial = state.config.partial_metadata && partial_metadata::requested(accept, wanted);
+    let partial = media == Media::Json
+        && state.config.partial_metadata
+        && partial_metadata::requested(&accept, wanted);
     let spec = &r.spec;
     let user_agent = req
         .headers()
@@ -642,23 +668,32 @@ async fn resource_request(
         Sub::Main
     };
     let resp = match (verb, sub) {
-        ("list", _) => list(state, &r, target.namespace.clone(), query, partial)?,
-        ("watch", _) => watch(state, &r, target.namespace.clone(), query, switch, partial)?,
+        ("list", _) => list(state, &r, target.namespace.clone(), query, partial, media)?,
+        ("watch", _) => {
+            let format = WatchFormat { partial, media };
+            watch(state, &r, target.namespace.clone(), query, switch, format)?
+        }
         ("get", Some("scale")) => json_value(&state.get_scale(&r, ns, name)?),
-        ("get", _) => object_response(StatusCode::OK, spec, &state.get(&r, ns, name)?),
+        ("get", _) => object_response(StatusCode::OK, spec, &state.get(&r, ns, name)?, media),
         ("create", _) => {
             let opts = write_options(query, "CreateOptions", &user_agent, false)?;
+            refuse_protobuf_body(&req)?;
             let body = read_json(req).await?;
             let obj = state.create(&r, ns, body, &opts)?;
-            with_warnings(object_response(StatusCode::CREATED, spec, &obj), &opts)
+            with_warnings(
+                object_response(StatusCode::CREATED, spec, &obj, media),
+                &opts,
+            )
         }
         ("update", Some("scale")) => {
             let opts = write_options(query, "UpdateOptions", &user_agent, false)?;
+            refuse_protobuf_body(&req)?;
             let body = read_json(req).await?;
             json_value(&state.write_scale(&r, ns, name, &opts, &|_| Ok(body.clone()))?)
         }
         ("update", _) => {
             let opts = write_options(query, "UpdateOptions", &user_agent, false)?;
+            refuse_protobuf_body(&req)?;
             let body = read_json(req).await?;
             let (outcome, obj) = state.update(&r, ns, name, body, main_or_status, &opts)?;
             let code = if outcome == Outcome::Created {
@@ -666,7 +701,7 @@ async fn resource_request(
             } else {
                 StatusCode::OK
             };
-            with_warnings(object_response(code, spec, &obj), &opts)
+            with_warnings(object_response(code, spec, &obj, media), &opts)
         }
         ("patch", _) => {
             let content_type = req
@@ -684,7 +719,10 @@ async fn resource_request(
                 } else {
                     StatusCode::OK
                 };
-                return Ok(with_warnings(object_response(code, spec, &obj), &opts));
+                return Ok(with_warnings(
+                    object_response(code, spec, &obj, media),
+                    &opts,
+                ));
             }
             let body = read_json(req).await?;
             let patch = Patch::from_request(&content_type, body, spec, sub)?;
@@ -697,7 +735,7 @@ async fn resource_request(
                 json_value(&scale)
             } else {
                 let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
-                with_warnings(object_response(StatusCode::OK, spec, &obj), &opts)
+                with_warnings(object_response(StatusCode::OK, spec, &obj, media), &opts)
             }
         }
         ("deletecollection", _) => {
@@ -726,13 +764,13 @@ async fn resource_request(
             let (opts, accepted_if_pending) = delete_options(req, query).await?;
             match state.delete(&r, ns, name, &opts)? {
                 (Outcome::Deleted, obj) if !spec.delete_returns_object => {
-                    json_value(&deleted_status(spec, &obj)?)
+                    status_value_response(&deleted_status(spec, &obj)?, media)
                 }
-                (Outcome::Deleted, obj) => object_response(StatusCode::OK, spec, &obj),
+                (Outcome::Deleted, obj) => object_response(StatusCode::OK, spec, &obj, media),
                 (_, obj) if accepted_if_pending => {
-                    object_response(StatusCode::ACCEPTED, spec, &obj)
+                    object_response(StatusCode::ACCEPTED, spec, &obj, media)
                 }
-                (_, obj) => object_response(StatusCode::OK, spec, &obj),
+                (_, obj) => object_response(StatusCode::OK, spec, &obj, media),
             }
         }
     };
@@ -775,8 +813,61 @@ async fn read_json(req: Request<Incoming>) -> Result<Value, StatusError> {
     })
 }
 
-fn object_response(code: StatusCode, spec: &ResourceSpec, obj: &Arc<Obj>) -> Response<Body> {
+/// The object as answered: in protobuf when negotiated and the object encodes, else JSON
+/// (an object with a field the protobuf table lacks is not cut down to what it has).
+fn object_response(
+    code: StatusCode,
+    spec: &ResourceSpec,
+    obj: &Arc<Obj>,
+    media: Media,
+) -> Response<Body> {
+    if media == Media::Protobuf {
+        if let Some(body) = protobuf_stored(spec, &obj.bytes) {
+            return typed_response(code, protobuf::MEDIA_TYPE, Body::full(body));
+        }
+    }
     json_response(code, Body::full(typed_object(spec, &obj.bytes)))
+}
+
+/// A stored object's protobuf body, if the resource is served in protobuf and the object
+/// encodes.
+fn protobuf_stored(spec: &ResourceSpec, stored: &[u8]) -> Option<Vec<u8>> {
+    let encoder = protobuf::encoder().filter(|e| e.serves(spec))?;
+    encoder
+        .stored(spec, stored)
+        .map_err(|e| tracing::debug!("answering JSON: a {} does not encode: {e}", spec.kind))
+        .ok()
+}
+
+/// A `Status` of success (a delete's answer) in the negotiated media type.
+fn status_value_response(status: &Value, media: Media) -> Response<Body> {
+    let protobuf = (media == Media::Protobuf)
+        .then(protobuf::encoder)
+        .flatten()
+        .and_then(|e| e.status(status).ok());
+    match protobuf {
+        Some(body) => typed_response(StatusCode::OK, protobuf::MEDIA_TYPE, Body::full(body)),
+        None => json_value(status),
+    }
+}
+
+/// 415 for a protobuf request body, which this server cannot decode: the answer
+/// kube-apiserver gives a body in a media type its serializers lack.
+fn refuse_protobuf_body<B>(req: &Request<B>) -> Result<(), StatusError> {
+    let media = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or_default()
+        .trim();
+    if media.eq_ignore_ascii_case(protobuf::MEDIA_TYPE) {
+        Err(StatusError::unsupported_media_type(
+            &protobuf::SERVED_MEDIA_TYPES,
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 /// 422 for `ListOptions` kube-apiserver's validation rejects.
@@ -801,6 +892,7 @@ fn list(
     namespace: Option<String>,
     q: &Query,
     partial: bool,
+    media: Media,
 ) -> Result<Response<Body>, StatusError> {
     let filter = Filter::parse(
         &r.store,
@@ -915,6 +1007,16 @@ fn list(
         }
         .encode()
     });
+    if media == Media::Protobuf {
+        let metadata = list_metadata(page.rv, token.as_deref(), page.remaining, filter.shard());
+        if let Some(body) = protobuf_list(&r.spec, &metadata, &page.items) {
+            return Ok(typed_response(
+                StatusCode::OK,
+                protobuf::MEDIA_TYPE,
+                Body::full(body),
+            ));
+        }
+    }
     let head_spec = if partial {
         partial_metadata::spec(&r.spec)
     } else {
@@ -957,14 +1059,48 @@ fn list(
     Ok(json_response(StatusCode::OK, body))
 }
 
+/// A list in protobuf, if every item encodes: one that does not makes the whole list JSON.
+fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> Option<Vec<u8>> {
+    let encoder = protobuf::encoder().filter(|e| e.serves(spec))?;
+    let raw: Result<Vec<Vec<u8>>, _> = items
+        .iter()
+        .map(|item| {
+            encoder
+                .stored_raw(spec, &item.bytes)
+                .map_err(|e| format!("{}: {e}", item.key))
+        })
+        .collect();
+    let encoded = raw.and_then(|raw| {
+        encoder
+            .list(spec, metadata, &raw)
+            .map_err(|e| e.to_string())
+    });
+    encoded
+        .map_err(|e| tracing::debug!("answering the {} list in JSON: {e}", spec.kind))
+        .ok()
+}
+
+/// How a watch's events are written.
+struct WatchFormat {
+    /// Objects reduced to `PartialObjectMetadata` (JSON only).
+    partial: bool,
+    /// The negotiated media type.
+    media: Media,
+}
+
 fn watch(
     state: &Arc<State>,
     r: &Resolved,
     namespace: Option<String>,
     q: &Query,
     switch: CutSwitch,
-    partial: bool,
+    format: WatchFormat,
 ) -> Result<Response<Body>, StatusError> {
+    let WatchFormat { partial, media } = format;
+    // The kind decides, not each object: a stream cannot change its media type midway.
+    let protobuf = media == Media::Protobuf
+        && !partial
+        && protobuf::encoder().is_some_and(|e| e.serves(&r.spec));
     let filter = Filter::parse(
         &r.store,
         namespace,
@@ -1027,6 +1163,7 @@ fn watch(
                 timeout,
                 switch,
                 partial,
+                protobuf,
             };
             tokio::spawn(stream(state.clone(), params, tx));
         }
@@ -1034,14 +1171,28 @@ fn watch(
             let status = StatusError::expired(format!(
                 "too old resource version: {since} ({window_start})"
             ));
-            let line = Bytes::from(format!(
-                "{}\n",
-                json!({"type": "ERROR", "object": status.to_value()})
-            ));
+            let frame = protobuf
+                .then(|| protobuf::status_body(&status))
+                .flatten()
+                .map(|body| Bytes::from(protobuf::watch_frame("ERROR", &body)));
+            let event = frame.unwrap_or_else(|| {
+                Bytes::from(format!(
+                    "{}\n",
+                    json!({"type": "ERROR", "object": status.to_value()})
+                ))
+            });
             tokio::spawn(async move {
-                let _ = tx.send(line).await;
+                let _ = tx.send(event).await;
             });
         }
     }
-    Ok(json_response(StatusCode::OK, body))
+    if protobuf {
+        Ok(typed_response(
+            StatusCode::OK,
+            protobuf::WATCH_MEDIA_TYPE,
+            body,
+        ))
+    } else {
+        Ok(json_response(StatusCode::OK, body))
+    }
 }

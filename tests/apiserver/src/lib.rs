@@ -102,6 +102,7 @@ mod meta;
 mod namespace_lifecycle;
 mod partial_metadata;
 mod patch;
+mod protobuf;
 mod recorded;
 pub mod resource;
 mod scale;

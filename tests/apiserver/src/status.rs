@@ -222,6 +222,19 @@ impl StatusError {
         )
     }
 
+    /// 406 for an `Accept` naming none of the media types the resource is served in, listing
+    /// those of its serializer (negotiation's `errNotAcceptable`).
+    pub fn not_acceptable(accepted: &[&str]) -> Self {
+        Self::new(
+            406,
+            "NotAcceptable",
+            format!(
+                "only the following media types are accepted: {}",
+                accepted.join(", ")
+            ),
+        )
+    }
+
     /// 429 with `Retry-After`.
     pub fn too_many_requests(retry_after: u64) -> Self {
         let mut s = Self::new(

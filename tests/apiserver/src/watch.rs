@@ -13,6 +13,7 @@ use crate::body::ChunkSender;
 use crate::cut::CutSwitch;
 use crate::filter::Filter;
 use crate::partial_metadata;
+use crate::protobuf;
 use crate::resource::ResourceSpec;
 use crate::state::State;
 use crate::store::{Event, EventType, Obj, Subscription, WatchMsg};
@@ -35,10 +36,15 @@ pub(crate) struct WatchParams {
     pub switch: CutSwitch,
     /// Reduce event objects to `PartialObjectMetadata`.
     pub partial: bool,
+    /// Write length-prefixed protobuf `WatchEvent`s instead of JSON lines.
+    pub protobuf: bool,
 }
 
 /// A line that is not JSON, for the malformed-line fault.
 const MALFORMED_LINE: &[u8] = b"{\"type\":\"MODIFIED\",\"object\":{\"kind\": this is not JSON\n";
+/// A frame whose payload is not a `WatchEvent` (field 0 does not exist), for the same fault
+/// on a protobuf watch.
+const MALFORMED_FRAME: &[u8] = b"\x00\x00\x00\x08\x00this is";
 
 enum Flow {
     Continue,
@@ -59,6 +65,7 @@ struct Writer {
     last_rv: u64,
     sent_events: u64,
     partial: bool,
+    protobuf: bool,
 }
 
 impl Writer {
@@ -72,7 +79,14 @@ impl Writer {
     }
 
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
-        if self.partial {
+        if self.protobuf {
+            // kube-apiserver's watch server ends the stream when an object fails to encode.
+            let Some(body) = self.encode(stored) else {
+                return Flow::Stop;
+            };
+            self.buf
+                .put_slice(&protobuf::watch_frame(kind.as_str(), &body));
+        } else if self.partial {
             let reduced = partial_metadata::reduce(stored);
             put_event(&mut self.buf, kind.as_str(), &self.prefix, &reduced);
         } else {
@@ -82,6 +96,47 @@ impl Writer {
         match self.state.faults.drop_watches_after() {
             Some(n) if self.sent_events >= n => Flow::Stop,
             _ => Flow::Continue,
+        }
+    }
+
+    /// A stored object's protobuf body; `None` (logged) when it does not encode.
+    fn encode(&self, stored: &[u8]) -> Option<Vec<u8>> {
+        let encoder = protobuf::encoder()?;
+        encoder
+            .stored(&self.spec, stored)
+            .map_err(|e| {
+                tracing::warn!(
+                    "ending a protobuf watch: a {} does not encode: {e}",
+                    self.spec.kind
+                )
+            })
+            .ok()
+    }
+
+    /// A BOOKMARK event at `rv`.
+    fn put_bookmark(&mut self, rv: u64, initial_events_end: bool) -> Flow {
+        if !self.protobuf {
+            let line = bookmark_line(&self.spec, rv, initial_events_end);
+            self.buf.put_slice(&line);
+            return Flow::Continue;
+        }
+        let object = protobuf::bookmark_object(rv, initial_events_end);
+        let body = protobuf::encoder().map(|e| e.object(&self.spec, &object));
+        match body {
+            Some(Ok(body)) => {
+                self.buf
+                    .put_slice(&protobuf::watch_frame("BOOKMARK", &body));
+                Flow::Continue
+            }
+            _ => Flow::Stop,
+        }
+    }
+
+    fn malformed(&self) -> &'static [u8] {
+        if self.protobuf {
+            MALFORMED_FRAME
+        } else {
+            MALFORMED_LINE
         }
     }
 
@@ -116,17 +171,17 @@ impl Writer {
             WatchMsg::Bookmark(rv) => {
                 if rv >= self.last_rv {
                     self.last_rv = rv;
-                    self.buf.put_slice(&bookmark_line(&self.spec, rv, false));
+                    return self.put_bookmark(rv, false);
                 }
                 Flow::Continue
             }
             WatchMsg::Malformed => {
-                self.buf.put_slice(MALFORMED_LINE);
+                self.buf.put_slice(self.malformed());
                 Flow::Continue
             }
             WatchMsg::Cut => {
-                self.buf
-                    .put_slice(&MALFORMED_LINE[..MALFORMED_LINE.len() / 2]);
+                let malformed = self.malformed();
+                self.buf.put_slice(&malformed[..malformed.len() / 2]);
                 Flow::Cut(self.buf.split().freeze())
             }
         }
@@ -169,6 +224,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         timeout,
         switch,
         partial,
+        protobuf,
     } = params;
     let spec = if partial {
         partial_metadata::spec(&spec)
@@ -194,6 +250,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         last_rv: since,
         sent_events: 0,
         partial,
+        protobuf,
     };
     if !initial.is_empty() || initial_end_bookmark {
         for obj in &initial {
@@ -209,8 +266,9 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
         }
         w.last_rv = w.last_rv.max(subscribed_at);
         if initial_end_bookmark && !w.state.faults.omits_initial_events_end() {
-            let line = bookmark_line(&w.spec, subscribed_at, true);
-            w.buf.put_slice(&line);
+            if let Flow::Stop = w.put_bookmark(subscribed_at, true) {
+                return w.finish(Flow::Stop).await;
+            }
         }
     }
     for event in &backlog {

@@ -65,6 +65,21 @@ pub(crate) fn list_head(
     remaining: Option<u64>,
     shard: Option<&ShardSelector>,
 ) -> String {
+    format!(
+        "{{\"kind\":{},\"apiVersion\":{},\"metadata\":{},\"items\":[",
+        json!(spec.list_kind),
+        json!(spec.api_version()),
+        list_metadata(rv, continue_token, remaining, shard)
+    )
+}
+
+/// A list's `metadata` (`ListMeta`), the same in JSON and protobuf answers.
+pub(crate) fn list_metadata(
+    rv: u64,
+    continue_token: Option<&str>,
+    remaining: Option<u64>,
+    shard: Option<&ShardSelector>,
+) -> serde_json::Value {
     let mut metadata = json!({"resourceVersion": rv.to_string()});
     if let Some(token) = continue_token {
         metadata["continue"] = json!(token);
@@ -75,10 +90,5 @@ pub(crate) fn list_head(
     if let Some(selector) = shard {
         metadata["shardInfo"] = json!({"selector": selector.to_string()});
     }
-    format!(
-        "{{\"kind\":{},\"apiVersion\":{},\"metadata\":{},\"items\":[",
-        json!(spec.list_kind),
-        json!(spec.api_version()),
-        metadata
-    )
+    metadata
 }

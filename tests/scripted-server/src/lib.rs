@@ -1,6 +1,8 @@
 //! A tiny HTTP/1.1 + HTTP/2 server on loopback (optionally TLS, optionally requiring a
 //! client certificate) that answers each request with a scripted reply, chunk by chunk.
 
+pub mod protoc;
+
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

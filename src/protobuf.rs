@@ -1,0 +1,90 @@
+//! kube-apiserver's protobuf for typed informers and `Api`s: informer-protobuf's generated
+//! decoders, handed to the client as the [`ProtobufDecoders`] it negotiates with.
+//!
+//! Generated informers of built-in resources use them ([`typed_protobuf`](crate::source::typed_protobuf))
+//! for every type informer-protobuf decodes in the Kubernetes version the binary enables; a
+//! client built with [`Config::disable_protobuf`](crate::client::Config::disable_protobuf)
+//! asks for JSON only.
+//!
+//! ```no_run
+//! use informer_runtime::protobuf::decoders;
+//! use informer_runtime::{Api, Client};
+//! use k8s_openapi::api::core::v1::ConfigMap;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = Client::try_default().await?;
+//! let config_maps = Api::<ConfigMap>::namespaced(client, "shop").with_protobuf(decoders());
+//! let settings = config_maps.get("settings").await?;
+//! # Ok(())
+//! # }
+//! ```
+
+use informer_client::error::BoxError;
+use informer_client::protobuf::ProtobufDecoders;
+use informer_client::watch_event::{Bookmark, WatchEvent};
+use informer_protobuf::{DecodeOptions, Message};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
+
+/// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
+const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
+
+/// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
+pub fn decoders<K>() -> ProtobufDecoders<K>
+where
+    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+{
+    ProtobufDecoders {
+        object: object::<K>,
+        list: list::<K>,
+        event: event::<K>,
+    }
+}
+
+fn options(keep_managed_fields: bool) -> DecodeOptions {
+    DecodeOptions::default().keep_managed_fields(keep_managed_fields)
+}
+
+fn object<K: Message>(body: &[u8], keep_managed_fields: bool) -> Result<K, BoxError> {
+    let (_, object) = informer_protobuf::decode_object::<K>(body, options(keep_managed_fields))?;
+    Ok(object)
+}
+
+fn list<K: Message>(
+    body: &[u8],
+    keep_managed_fields: bool,
+) -> Result<(ListMeta, Vec<K>), BoxError> {
+    let list = informer_protobuf::decode_list::<K>(body, options(keep_managed_fields))?;
+    Ok((list.metadata, list.items))
+}
+
+fn event<K>(frame: &[u8], keep_managed_fields: bool) -> Result<WatchEvent<K>, BoxError>
+where
+    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+{
+    use informer_protobuf::WatchEvent as Wire;
+    Ok(
+        match informer_protobuf::decode_watch_event::<K>(frame, options(keep_managed_fields))? {
+            Wire::Added(o) => WatchEvent::Added(o),
+            Wire::Modified(o) => WatchEvent::Modified(o),
+            Wire::Deleted(o) => WatchEvent::Deleted(o),
+            Wire::Error(status) => WatchEvent::Error(status),
+            Wire::Bookmark(o) => {
+                let metadata = o.metadata();
+                let resource_version = metadata
+                    .resource_version
+                    .clone()
+                    .filter(|rv| !rv.is_empty())
+                    .ok_or("BOOKMARK without metadata.resourceVersion")?;
+                let initial_events_end = metadata
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(INITIAL_EVENTS_END))
+                    .is_some_and(|v| v == "true");
+                WatchEvent::Bookmark(Bookmark {
+                    resource_version,
+                    initial_events_end,
+                })
+            }
+        },
+    )
+}
