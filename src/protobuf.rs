@@ -20,7 +20,7 @@
 //! ```
 
 use informer_client::error::BoxError;
-use informer_client::protobuf::ProtobufDecoders;
+pub use informer_client::protobuf::{DecodeFn, ProtobufDecoders, ACCEPT, MEDIA_TYPE};
 use informer_client::watch_event::{Bookmark, WatchEvent};
 use informer_protobuf::{DecodeOptions, Message};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
@@ -31,7 +31,7 @@ const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
 pub fn decoders<K>() -> ProtobufDecoders<K>
 where
-    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send,
 {
     ProtobufDecoders {
         object: object::<K>,
@@ -49,12 +49,41 @@ fn object<K: Message>(body: &[u8], keep_managed_fields: bool) -> Result<K, BoxEr
     Ok(object)
 }
 
-fn list<K: Message>(
+/// Items a list must hold before its decoding is split over threads, and the fewest each
+/// thread takes: below this, starting a thread costs more than it saves.
+const ITEMS_PER_THREAD: usize = 256;
+
+/// A list body, its items decoded on as many threads as there are cores (the client calls
+/// this off its async threads), in order.
+fn list<K: Message + Send>(
     body: &[u8],
     keep_managed_fields: bool,
 ) -> Result<(ListMeta, Vec<K>), BoxError> {
-    let list = informer_protobuf::decode_list::<K>(body, options(keep_managed_fields))?;
-    Ok((list.metadata, list.items))
+    let parts = informer_protobuf::split_list(body, options(keep_managed_fields))?;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = (parts.len() / ITEMS_PER_THREAD).clamp(1, cores);
+    if threads == 1 {
+        let items = parts.decode_items(0..parts.len())?;
+        return Ok((parts.metadata, items));
+    }
+    let per_thread = parts.len().div_ceil(threads);
+    let chunks = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let parts = &parts;
+                scope.spawn(move || parts.decode_items::<K>(t * per_thread..(t + 1) * per_thread))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().map_err(|_| "a protobuf decoding thread panicked"))
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    let mut items = Vec::with_capacity(parts.len());
+    for chunk in chunks {
+        items.extend(chunk?);
+    }
+    Ok((parts.metadata, items))
 }
 
 fn event<K>(frame: &[u8], keep_managed_fields: bool) -> Result<WatchEvent<K>, BoxError>

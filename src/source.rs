@@ -145,7 +145,7 @@ pub fn typed<K>() -> Typed<K> {
 /// built-in resources use it for every such type.
 pub fn typed_protobuf<K>() -> Typed<K>
 where
-    K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+    K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send,
 {
     Typed {
         protobuf: Some(crate::protobuf::decoders()),

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 mod kubeconfig_input;
 #[path = "../fuzz/fuzz_targets/list_body_input.rs"]
 mod list_body_input;
+#[path = "../fuzz/fuzz_targets/protobuf_decode_input.rs"]
+mod protobuf_decode_input;
 #[path = "../fuzz/fuzz_targets/runtime.rs"]
 mod runtime;
 #[path = "../fuzz/fuzz_targets/selector_input.rs"]
@@ -131,6 +133,16 @@ fn kubeconfig_corpus_and_mutations() {
 #[test]
 fn selector_corpus_and_mutations() {
     replay("selector", selector_input::run, b"!=(),<> ");
+}
+
+#[test]
+fn protobuf_decode_corpus_and_mutations() {
+    // Tags of varints and payloads of fields 1 to 3, a continuation byte, the largest one.
+    replay(
+        "protobuf_decode",
+        protobuf_decode_input::run,
+        b"\x00\x08\x0a\x10\x12\x1a\x7f\x80\xff",
+    );
 }
 
 #[test]

@@ -29,13 +29,15 @@ pub enum Section {
     /// Sharded informers: one replica's heap, sync time and decode CPU, server- and
     /// client-side filtering.
     Sharding,
+    /// Protobuf against JSON: list size, decode time and informer sync.
+    Protobuf,
     /// Minutes of random writes and faults: caches exact, heap flat, queues bounded.
     Soak,
 }
 
 impl Section {
     /// Every section, in run order.
-    pub const ALL: [Section; 11] = [
+    pub const ALL: [Section; 12] = [
         Section::Sync,
         Section::Memory,
         Section::Watch,
@@ -46,6 +48,7 @@ impl Section {
         Section::Workqueue,
         Section::Kube,
         Section::Sharding,
+        Section::Protobuf,
         Section::Soak,
     ];
 
@@ -62,6 +65,7 @@ impl Section {
             Section::Workqueue => "workqueue",
             Section::Kube => "kube",
             Section::Sharding => "sharding",
+            Section::Protobuf => "protobuf",
             Section::Soak => "soak",
         }
     }
@@ -79,6 +83,7 @@ impl Section {
             Section::Workqueue => "Controller work queue",
             Section::Kube => "Initial sync through a kube::Client",
             Section::Sharding => "Sharded informers: one replica of N",
+            Section::Protobuf => "Protobuf against JSON (list size, decode, sync)",
             Section::Soak => {
                 "Soak: random writes and every fault, heap and handler queues over time"
             }

@@ -29,6 +29,8 @@ pub struct OursOptions {
     pub on_update: Option<OnUpdate>,
     /// Cache only this shard (KEP-5866).
     pub shard_selector: Option<informer_runtime::shard::ShardSelector>,
+    /// List and watch as JSON even where protobuf is offered.
+    pub disable_protobuf: bool,
 }
 
 /// A started factory with its pods informer.
@@ -51,7 +53,9 @@ const SYNC_LIMIT: Duration = Duration::from_secs(600);
 impl Ours {
     /// Builds the factory for the server at `url` and starts the pods informer.
     pub fn start(url: &str, options: &OursOptions) -> Result<Self, BenchError> {
-        let client = Client::new(Config::new(url)).map_err(err)?;
+        let mut config = Config::new(url);
+        config.disable_protobuf = options.disable_protobuf;
+        let client = Client::new(config).map_err(err)?;
         let mut builder = SharedInformerFactory::builder(client);
         if options.keep_managed_fields {
             builder = builder.keep_managed_fields();

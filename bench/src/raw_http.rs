@@ -23,9 +23,23 @@ fn http_err(step: &str, url: &str, reason: impl ToString) -> BenchError {
 }
 
 async fn send(step: &str, url: &str) -> Result<hyper::Response<hyper::body::Incoming>, BenchError> {
-    let uri: hyper::Uri = url.parse().map_err(|e| http_err(step, url, e))?;
+    send_accepting(step, url, None).await
+}
+
+async fn send_accepting(
+    step: &str,
+    url: &str,
+    accept: Option<&str>,
+) -> Result<hyper::Response<hyper::body::Incoming>, BenchError> {
+    let mut request = hyper::Request::get(url);
+    if let Some(accept) = accept {
+        request = request.header(hyper::header::ACCEPT, accept);
+    }
+    let request = request
+        .body(Empty::<Bytes>::new())
+        .map_err(|e| http_err(step, url, e))?;
     let resp = client()
-        .get(uri)
+        .request(request)
         .await
         .map_err(|e| http_err(step, url, e))?;
     if !resp.status().is_success() {
@@ -36,7 +50,13 @@ async fn send(step: &str, url: &str) -> Result<hyper::Response<hyper::body::Inco
 
 /// The whole body of `GET url`.
 pub async fn get_bytes(url: &str) -> Result<Bytes, BenchError> {
-    let resp = send("GET", url).await?;
+    get_bytes_accepting(url, None).await
+}
+
+/// The body of a GET of `url` asking for `accept` (the server's default media type, JSON,
+/// when `None`).
+pub async fn get_bytes_accepting(url: &str, accept: Option<&str>) -> Result<Bytes, BenchError> {
+    let resp = send_accepting("GET", url, accept).await?;
     let body = resp
         .into_body()
         .collect()

@@ -32,6 +32,6 @@ mod testutil;
 pub use codec::Codec;
 pub use envelope::{decode_object, TypeMeta};
 pub use error::{DecodeError, ErrorKind};
-pub use list::{decode_list, List};
+pub use list::{decode_list, split_list, List, ListParts};
 pub use watch::{decode_watch_event, FrameReader, WatchEvent};
 pub use wire::{decode_message, DecodeOptions, Message, Reader, WireType, MAX_DEPTH};

@@ -2,11 +2,13 @@
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 
+use std::ops::Range;
+
 use crate::codec::Msg;
 use crate::envelope::{open, TypeMeta};
 use crate::error::DecodeError;
-use crate::field::{repeated, value};
-use crate::wire::{DecodeOptions, Message};
+use crate::field::{check_wire, value};
+use crate::wire::{decode_message, DecodeOptions, Message, Reader, WireType};
 
 /// A decoded list body.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -25,6 +27,30 @@ pub fn decode_list<M: Message>(
     body: &[u8],
     options: DecodeOptions,
 ) -> Result<List<M>, DecodeError> {
+    let parts = split_list(body, options)?;
+    let items = parts.decode_items(0..parts.len())?;
+    Ok(List {
+        type_meta: parts.type_meta,
+        metadata: parts.metadata,
+        items,
+    })
+}
+
+/// A list body opened, its metadata decoded and its items found but not decoded, so that
+/// they can be decoded in parallel, each range on its own thread
+/// ([`ListParts::decode_items`]); [`decode_list`] decodes them all in one go.
+#[derive(Debug)]
+pub struct ListParts<'a> {
+    /// The list's own type, as `PodList`.
+    pub type_meta: TypeMeta,
+    /// The list's `resourceVersion`, `continue` token and remaining count.
+    pub metadata: ListMeta,
+    /// A reader over each item's message.
+    items: Vec<Reader<'a>>,
+}
+
+/// Splits a list body into its metadata and its items' messages (see [`ListParts`]).
+pub fn split_list(body: &[u8], options: DecodeOptions) -> Result<ListParts<'_>, DecodeError> {
     let mut envelope = open(body, 0, options)?;
     let mut metadata = ListMeta::default();
     let mut items = Vec::new();
@@ -33,19 +59,56 @@ pub fn decode_list<M: Message>(
         while let Some((number, wire)) = r.next_field()? {
             match number {
                 1 => value::<Msg<ListMeta>>(&mut metadata, wire, r, "metadata")?,
-                2 => repeated::<Msg<M>>(&mut items, wire, r, "items")?,
+                2 => {
+                    let item = check_wire(WireType::Len, wire, r)
+                        .and_then(|()| r.nested())
+                        .map_err(|e| e.at_index(items.len()).in_field("items"))?;
+                    items.push(item);
+                }
                 _ => r.skip(wire)?,
             }
         }
         Ok(())
     })();
     match fields {
-        Ok(()) => Ok(List {
+        Ok(()) => Ok(ListParts {
             type_meta: envelope.type_meta,
             metadata,
             items,
         }),
         Err(e) => Err(envelope.name(e)),
+    }
+}
+
+impl ListParts<'_> {
+    /// How many items the list holds.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the list holds no items.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Decodes the items in `range` (clamped to the list), in order; an error names the
+    /// item's index in the whole list.
+    pub fn decode_items<M: Message>(&self, range: Range<usize>) -> Result<Vec<M>, DecodeError> {
+        let end = range.end.min(self.items.len());
+        let start = range.start.min(end);
+        let mut out = Vec::with_capacity(end - start);
+        for (index, item) in self.items[start..end].iter().enumerate() {
+            let decoded = decode_message::<M>(&mut item.clone()).map_err(|e| {
+                let e = e.at_index(start + index).in_field("items");
+                if self.type_meta.kind.is_empty() {
+                    e
+                } else {
+                    e.of(&self.type_meta.kind)
+                }
+            })?;
+            out.push(decoded);
+        }
+        Ok(out)
     }
 }
 

@@ -5,6 +5,7 @@ pub mod controller_takeover;
 pub mod kube;
 pub mod listers;
 pub mod memory;
+pub mod protobuf;
 pub mod server;
 pub mod sharding;
 pub mod soak;
@@ -42,6 +43,7 @@ pub async fn run(section: Section, ctx: Ctx) -> Result<Vec<Record>, BenchError> 
         Section::Workqueue => workqueue::run(ctx).await,
         Section::Kube => kube::run(ctx).await,
         Section::Sharding => sharding::run(ctx).await,
+        Section::Protobuf => protobuf::run(ctx).await,
         Section::Soak => soak::run(ctx).await,
     }
 }

@@ -51,15 +51,16 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
 }
 
 /// Seconds for serde_json to decode `bytes` as a `PodList`.
-struct Floor {
+pub struct Floor {
     /// Best of 5: the allocator reuses the pages the previous decode freed.
-    warm: f64,
+    pub warm: f64,
     /// The first decode, which faults in fresh heap pages as an informer's first sync must.
-    cold: f64,
-    items: usize,
+    pub cold: f64,
+    /// The items decoded.
+    pub items: usize,
 }
 
-fn decode_floor(bytes: &[u8]) -> Result<Floor, BenchError> {
+pub fn decode_floor(bytes: &[u8]) -> Result<Floor, BenchError> {
     let mut best = f64::INFINITY;
     let mut first = None;
     let mut items = 0;

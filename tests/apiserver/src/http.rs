@@ -1062,11 +1062,17 @@ fn list(
 /// A list in protobuf, if every item encodes: one that does not makes the whole list JSON.
 fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> Option<Vec<u8>> {
     let encoder = protobuf::encoder().filter(|e| e.serves(spec))?;
-    let raw: Result<Vec<Vec<u8>>, _> = items
+    let raw: Result<Vec<Bytes>, _> = items
         .iter()
         .map(|item| {
-            encoder
-                .stored_raw(spec, &item.bytes)
+            item.protobuf
+                .get_or_init(|| {
+                    encoder
+                        .stored_raw(spec, &item.bytes)
+                        .map(Bytes::from)
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
                 .map_err(|e| format!("{}: {e}", item.key))
         })
         .collect();

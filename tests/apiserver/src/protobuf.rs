@@ -251,6 +251,13 @@ impl Encoder {
                         .entry(normalise(key))
                         .or_insert_with(|| field.numbers.clone());
                 }
+                // The JSON name as written, so that most keys are found without normalising.
+                if let Some(proto) = field.proto_names.last() {
+                    fields
+                        .keys
+                        .entry(proto.clone())
+                        .or_insert_with(|| field.numbers.clone());
+                }
                 let go_always = field.numbers.len() == 1
                     && field.store == Store::Optional
                     && field.proto_names.last().is_some_and(|proto| {
@@ -344,15 +351,15 @@ impl Encoder {
         &self,
         spec: &ResourceSpec,
         metadata: &Value,
-        items: &[Vec<u8>],
+        items: &[impl AsRef<[u8]>],
     ) -> Result<Vec<u8>, EncodeError> {
         let meta = self.message(LIST_META, top_level(metadata)?)?;
         let mut raw = Vec::with_capacity(
-            meta.len() + items.iter().map(Vec::len).sum::<usize>() + 8 * items.len(),
+            meta.len() + items.iter().map(|i| i.as_ref().len()).sum::<usize>() + 8 * items.len(),
         );
         len_field(&mut raw, 1, &meta);
         for item in items {
-            len_field(&mut raw, 2, item);
+            len_field(&mut raw, 2, item.as_ref());
         }
         Ok(envelope(&spec.api_version(), &spec.list_kind, &raw))
     }
@@ -375,16 +382,20 @@ impl Encoder {
             // Go's JSON decoder leaves a field at its zero value for `null`. `kind` and
             // `apiVersion` of a message without such fields are an object's type, which the
             // envelope carries.
-            if value.is_null()
-                || (!fields.keys.contains_key(&normalise(key))
-                    && matches!(key.as_str(), "kind" | "apiVersion"))
-            {
+            if value.is_null() {
                 continue;
             }
-            let numbers = fields
+            let numbers = match fields
                 .keys
-                .get(&normalise(key))
-                .ok_or_else(|| EncodeError::new(format!("{name} has no field {key:?}")))?;
+                .get(key.as_str())
+                .or_else(|| fields.keys.get(&normalise(key)))
+            {
+                Some(numbers) => numbers,
+                // `kind` and `apiVersion` of a message without such fields are an object's
+                // type, which the envelope carries.
+                None if matches!(key.as_str(), "kind" | "apiVersion") => continue,
+                None => return Err(EncodeError::new(format!("{name} has no field {key:?}"))),
+            };
             if found.insert(numbers, value).is_some() {
                 return Err(EncodeError::new(format!("two keys for one field of {name}")).at(key));
             }
@@ -405,9 +416,8 @@ impl Encoder {
             match node {
                 Node::Field(field) => {
                     let value = found.get(field.numbers.as_slice()).copied();
-                    let name = field.proto_names.last().cloned().unwrap_or_default();
                     self.write_field(out, field, value, always.contains(&field.numbers))
-                        .map_err(|e| e.at(name))?;
+                        .map_err(|e| e.at(field.proto_names.last().cloned().unwrap_or_default()))?;
                 }
                 Node::Embedded { number, children } => {
                     let mut inner = Vec::new();

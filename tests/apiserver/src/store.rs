@@ -34,6 +34,10 @@ pub(crate) struct Obj {
     pub labels: BTreeMap<String, String>,
     /// Values of the resource's selectable fields (`""` when absent, as the real server reads them).
     pub fields: Vec<(&'static str, String)>,
+    /// Its protobuf message, encoded by the first request that asks for it (an `Obj` never
+    /// changes: a write stores a new one), as kube-apiserver's watch cache keeps each
+    /// object's serializations; an encoding error is kept too.
+    pub protobuf: std::sync::OnceLock<Result<Bytes, String>>,
 }
 
 impl Obj {
@@ -120,6 +124,7 @@ impl Obj {
             bytes,
             labels,
             fields,
+            protobuf: std::sync::OnceLock::new(),
         })
     }
 

@@ -126,6 +126,7 @@ impl ObjTemplate {
                 .iter()
                 .map(|(l, v)| (*l, filled(v, vars)))
                 .collect(),
+            protobuf: std::sync::OnceLock::new(),
         }
     }
 }
