@@ -25,9 +25,6 @@ use informer_client::watch_event::{Bookmark, WatchEvent};
 use informer_protobuf::{DecodeOptions, Message};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
 
-/// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
-const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
-
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
 pub fn decoders<K>() -> ProtobufDecoders<K>
 where
@@ -99,20 +96,11 @@ where
             Wire::Error(status) => WatchEvent::Error(status),
             Wire::Bookmark(o) => {
                 let metadata = o.metadata();
-                let resource_version = metadata
-                    .resource_version
-                    .clone()
-                    .filter(|rv| !rv.is_empty())
-                    .ok_or("BOOKMARK without metadata.resourceVersion")?;
-                let initial_events_end = metadata
-                    .annotations
-                    .as_ref()
-                    .and_then(|a| a.get(INITIAL_EVENTS_END))
-                    .is_some_and(|v| v == "true");
-                WatchEvent::Bookmark(Bookmark {
-                    resource_version,
-                    initial_events_end,
-                })
+                let bookmark = Bookmark::from_metadata(
+                    metadata.resource_version.clone(),
+                    metadata.annotations.as_ref(),
+                );
+                WatchEvent::Bookmark(bookmark.ok_or("BOOKMARK without metadata.resourceVersion")?)
             }
         },
     )

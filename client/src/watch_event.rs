@@ -61,6 +61,27 @@ pub struct Bookmark {
     pub initial_events_end: bool,
 }
 
+impl Bookmark {
+    /// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
+    pub const INITIAL_EVENTS_END: &'static str = "k8s.io/initial-events-end";
+
+    /// The bookmark a BOOKMARK event's object metadata says, whatever the encoding it came
+    /// in; `None` without a resourceVersion, which a bookmark exists to carry.
+    pub fn from_metadata(
+        resource_version: Option<String>,
+        annotations: Option<&std::collections::BTreeMap<String, String>>,
+    ) -> Option<Self> {
+        let resource_version = resource_version.filter(|rv| !rv.is_empty())?;
+        let initial_events_end = annotations
+            .and_then(|a| a.get(Self::INITIAL_EVENTS_END))
+            .is_some_and(|v| v == "true");
+        Some(Bookmark {
+            resource_version,
+            initial_events_end,
+        })
+    }
+}
+
 /// One decoded event of a watch stream.
 // `Status` outweighs a bookmark, but ERROR events are rare and the object variants are
 // usually larger still: boxing would cost an allocation for nothing.

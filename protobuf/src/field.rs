@@ -35,6 +35,16 @@ fn check(
     check_wire(expected, found, r).map_err(|e| e.in_field(name))
 }
 
+/// One value of field `name`, its wire type checked; errors name the field.
+fn read<C: Codec>(
+    wire: WireType,
+    r: &mut Reader<'_>,
+    name: &'static str,
+) -> Result<Option<C::Value>, DecodeError> {
+    check(C::WIRE, wire, r, name)?;
+    C::decode(r, wire).map_err(|e| e.in_field(name))
+}
+
 /// A field that always has a value in Rust; a `None` from the codec leaves it as is.
 pub fn value<C: Codec>(
     slot: &mut C::Value,
@@ -42,8 +52,7 @@ pub fn value<C: Codec>(
     r: &mut Reader<'_>,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    check(C::WIRE, wire, r, name)?;
-    if let Some(value) = C::decode(r, wire).map_err(|e| e.in_field(name))? {
+    if let Some(value) = read::<C>(wire, r, name)? {
         *slot = value;
     }
     Ok(())
@@ -57,8 +66,7 @@ pub fn optional<C: Codec>(
     r: &mut Reader<'_>,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    check(C::WIRE, wire, r, name)?;
-    if let Some(value) = C::decode(r, wire).map_err(|e| e.in_field(name))? {
+    if let Some(value) = read::<C>(wire, r, name)? {
         *slot = Some(value);
     }
     Ok(())
@@ -75,8 +83,7 @@ pub fn omitempty<C: Codec>(
 where
     C::Value: Default + PartialEq,
 {
-    check(C::WIRE, wire, r, name)?;
-    if let Some(value) = C::decode(r, wire).map_err(|e| e.in_field(name))? {
+    if let Some(value) = read::<C>(wire, r, name)? {
         *slot = (value != C::Value::default()).then_some(value);
     }
     Ok(())
@@ -220,8 +227,7 @@ pub fn boxed<C: Codec>(
     r: &mut Reader<'_>,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    check(C::WIRE, wire, r, name)?;
-    if let Some(value) = C::decode(r, wire).map_err(|e| e.in_field(name))? {
+    if let Some(value) = read::<C>(wire, r, name)? {
         *slot = Some(Box::new(value));
     }
     Ok(())

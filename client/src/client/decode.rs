@@ -18,9 +18,6 @@ use crate::watch_event::{Bookmark, ShardInfo, WatchEvent};
 /// How many bytes of an undecodable watch line an error quotes.
 const QUOTED_LINE_BYTES: usize = 200;
 
-/// The annotation a BOOKMARK carries at the end of a streaming list's initial events.
-const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
-
 /// The most bytes of a top-level key of a list the scanner keeps: `metadata` with every
 /// character written as a `\uXXXX` escape is 48, and a longer key names no field of interest.
 const MAX_KEY_BYTES: usize = 64;
@@ -675,25 +672,12 @@ pub(crate) fn decode_event<T: DeserializeOwned>(
         WireEvent::Modified(o) => WatchEvent::Modified(o),
         WireEvent::Deleted(o) => WatchEvent::Deleted(o),
         WireEvent::Error(s) => WatchEvent::Error(*s),
-        WireEvent::Bookmark(b) => {
-            let resource_version = b
-                .metadata
-                .resource_version
-                .filter(|rv| !rv.is_empty())
+        WireEvent::Bookmark(b) => WatchEvent::Bookmark(
+            Bookmark::from_metadata(b.metadata.resource_version, b.metadata.annotations.as_ref())
                 .ok_or_else(|| {
-                    serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
-                })?;
-            let initial_events_end = b
-                .metadata
-                .annotations
-                .as_ref()
-                .and_then(|a| a.get(INITIAL_EVENTS_END))
-                .is_some_and(|v| v == "true");
-            WatchEvent::Bookmark(Bookmark {
-                resource_version,
-                initial_events_end,
-            })
-        }
+                serde_json::Error::custom("BOOKMARK without metadata.resourceVersion")
+            })?,
+        ),
     })
 }
 

@@ -337,15 +337,27 @@ impl ProtobufTable {
     /// struct it holds.
     pub fn decodable(&self, minor: u32) -> BTreeSet<String> {
         let without_default = self.without_default(minor);
+        self.closure(minor, |m| !without_default.contains(m))
+    }
+
+    /// The messages of `minor` whose every struct field has a protobuf field, and so has
+    /// every message they hold: what a server can write faithfully from the JSON of these
+    /// structs (an encoder needs no `Default`).
+    pub fn faithful(&self, minor: u32) -> BTreeSet<String> {
+        self.closure(minor, |_| true)
+    }
+
+    /// The messages of `minor` without unmapped fields that `keep` keeps, less those holding
+    /// one that is not in the set (greatest fixed point: recursive types stay in).
+    fn closure(&self, minor: u32, keep: impl Fn(&str) -> bool) -> BTreeSet<String> {
         let mut set: BTreeSet<String> = self
             .messages
             .values()
             .filter(|m| m.versions.contains(&minor))
             .filter(|m| !m.unmapped.iter().any(|(_, v)| v.contains(&minor)))
-            .filter(|m| !without_default.contains(&m.proto))
+            .filter(|m| keep(&m.proto))
             .map(|m| m.proto.clone())
             .collect();
-        // Greatest fixed point: recursive types (a JSON schema's properties) stay in.
         loop {
             let drop: Vec<String> = set
                 .iter()

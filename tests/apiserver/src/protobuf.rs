@@ -230,7 +230,7 @@ impl Encoder {
         let table = ProtobufTable::builtin().map_err(|e| e.to_string())?;
         let presence =
             informer_gen::read::protobuf_table::builtin_presence().map_err(|e| e.to_string())?;
-        let encodable = encodable(&table);
+        let encodable = table.faithful(MINOR);
         let mut messages = HashMap::new();
         for name in &encodable {
             let Some(def) = table.messages.get(name) else {
@@ -623,39 +623,6 @@ impl Encoder {
             }
         }
         Ok(())
-    }
-}
-
-/// The messages that encode faithfully in [`MINOR`]: every field the struct has there has a
-/// protobuf field, and so has every message it holds (greatest fixed point, so recursive
-/// schemas stay in).
-fn encodable(table: &ProtobufTable) -> BTreeSet<String> {
-    let mut set: BTreeSet<String> = table
-        .messages
-        .values()
-        .filter(|m| m.versions.contains(&MINOR))
-        .filter(|m| !m.unmapped.iter().any(|(_, v)| v.contains(&MINOR)))
-        .map(|m| m.proto.clone())
-        .collect();
-    loop {
-        let drop: Vec<String> = set
-            .iter()
-            .filter(|name| {
-                table.messages.get(*name).is_some_and(|m| {
-                    m.fields.iter().any(|f| {
-                        f.versions.contains(&MINOR)
-                            && matches!(&f.codec, Codec::Message(t) if !set.contains(t))
-                    })
-                })
-            })
-            .cloned()
-            .collect();
-        if drop.is_empty() {
-            return set;
-        }
-        for name in drop {
-            set.remove(&name);
-        }
     }
 }
 
