@@ -253,10 +253,7 @@ impl Config {
     /// The built-in table of the configured Kubernetes version (or the one k8s-openapi
     /// was built for, see [`Config::k8s_version`]).
     pub fn builtin_table(&self) -> Result<table::Table, GenerateError> {
-        let version = match &self.k8s_version {
-            Some(v) => v.clone(),
-            None => self.version_from_env()?,
-        };
+        let version = self.kubernetes_version()?;
         Ok(table::builtin(&version)?)
     }
 
@@ -385,12 +382,7 @@ impl Config {
             source_description: source_description.to_owned(),
         };
         let files = emit::generate(&api, &options)?;
-        let out_dir = match &self.out_dir {
-            Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or(GenerateError::NoOutDir)?,
-        };
+        let out_dir = self.output_dir()?;
         files.write_files_into(&out_dir)?;
         Ok(out_dir.join(&self.file_name))
     }
@@ -404,12 +396,7 @@ impl Config {
         for file in &files {
             self.rerun_if_changed(file);
         }
-        let out_dir = match &self.out_dir {
-            Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or(GenerateError::NoOutDir)?,
-        };
+        let out_dir = self.output_dir()?;
         generated.write_files_into(&out_dir)?;
         Ok(out_dir.join(&self.file_name))
     }
@@ -419,10 +406,7 @@ impl Config {
     /// k8s-openapi was built for (or [`Config::k8s_version`]) to [`Config::file_name`];
     /// [`Config::runtime_path`] names the decoding runtime (`informer-protobuf`).
     pub fn generate_protobuf_decoders(&self) -> Result<PathBuf, GenerateError> {
-        let version = match &self.k8s_version {
-            Some(v) => v.clone(),
-            None => self.version_from_env()?,
-        };
+        let version = self.kubernetes_version()?;
         let minor = table::minor_of(&version).ok_or_else(|| {
             GenerateError::Read(ReadError::UnknownVersion {
                 version: version.clone(),
@@ -436,12 +420,7 @@ impl Config {
             &self.runtime_path,
             &self.k8s_openapi_path,
         )?;
-        let out_dir = match &self.out_dir {
-            Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or(GenerateError::NoOutDir)?,
-        };
+        let out_dir = self.output_dir()?;
         let mut files = GeneratedFiles::default();
         files.insert(self.file_name.clone().into(), text);
         files.write_files_into(&out_dir)?;
@@ -487,6 +466,24 @@ impl Config {
             return std::env::var_os(var).is_some();
         }
         true
+    }
+
+    /// Where generated files go: [`Config::out_dir`], else `OUT_DIR`.
+    fn output_dir(&self) -> Result<PathBuf, GenerateError> {
+        match &self.out_dir {
+            Some(d) => Ok(d.clone()),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(GenerateError::NoOutDir),
+        }
+    }
+
+    /// [`Config::k8s_version`], else the version k8s-openapi was built for.
+    fn kubernetes_version(&self) -> Result<String, GenerateError> {
+        match &self.k8s_version {
+            Some(v) => Ok(v.clone()),
+            None => self.version_from_env(),
+        }
     }
 
     fn version_from_env(&self) -> Result<String, GenerateError> {

@@ -9,10 +9,10 @@ use informer_protobuf::{decode_list, DecodeOptions};
 use informer_runtime::protobuf::ACCEPT;
 use k8s_openapi::api::core::v1::Pod;
 
-use super::sync::{check_count, decode_floor, namespaces_for, Floor};
+use super::sync::{check_count, decode_floor, namespaces_for, ours_sync_time, Floor};
 use super::{timed, Ctx};
 use crate::error::BenchError;
-use crate::ours::{Ours, OursOptions};
+use crate::ours::OursOptions;
 use crate::raw_http;
 use crate::results::{Record, Target};
 use crate::server_process::{ServerProcess, ServerSpec};
@@ -58,20 +58,7 @@ async fn sync(url: &str, n: usize, disable_protobuf: bool) -> Result<f64, BenchE
         disable_protobuf,
         ..OursOptions::default()
     };
-    let (t, ours) = timed(async {
-        let ours = Ours::start(url, &options)?;
-        ours.wait_synced().await?;
-        Ok::<_, BenchError>(ours)
-    })
-    .await;
-    let ours = ours?;
-    check_count(
-        ours.lister().list(&Default::default()).len(),
-        n,
-        "our cache",
-    )?;
-    ours.stop().await;
-    Ok(t)
+    ours_sync_time(url, n, &options).await
 }
 
 async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Record>, BenchError> {

@@ -312,12 +312,8 @@ impl Client {
         T: DeserializeOwned + Send + 'static,
     {
         let client = self.clone();
-        let protobuf = protobuf.filter(|_| self.inner.protobuf);
         async move {
-            let request = match protobuf {
-                Some(_) => request.with_accept(protobuf::ACCEPT)?,
-                None => request,
-            };
+            let (request, protobuf) = client.negotiate(request, protobuf)?;
             let outgoing = client.prepare(request)?;
             client.run_list(outgoing, protobuf).await
         }
@@ -364,12 +360,8 @@ impl Client {
         T: DeserializeOwned + Send + 'static,
     {
         let client = self.clone();
-        let protobuf = protobuf.filter(|_| self.inner.protobuf);
         async move {
-            let request = match protobuf {
-                Some(_) => request.with_accept(protobuf::ACCEPT)?,
-                None => request,
-            };
+            let (request, protobuf) = client.negotiate(request, protobuf)?;
             let outgoing = client.prepare(request)?;
             client.run_watch(outgoing, protobuf).await
         }
@@ -444,6 +436,19 @@ impl Client {
         Ok(Bytes::from(bytes))
     }
 
+    /// `request` asking for protobuf first, with the decoders to read the answer, when
+    /// decoders are given and [`Config::disable_protobuf`] is off; else as it is, for JSON.
+    fn negotiate<T>(
+        &self,
+        request: Request,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> Result<(Request, Option<ProtobufDecoders<T>>), Error> {
+        match protobuf.filter(|_| self.inner.protobuf) {
+            Some(decoders) => Ok((request.with_accept(protobuf::ACCEPT)?, Some(decoders))),
+            None => Ok((request, None)),
+        }
+    }
+
     /// Sends `request` asking for protobuf (JSON as the fallback) and decodes whichever the
     /// server answers.
     pub(crate) async fn request_negotiated<T: DeserializeOwned + Send + 'static>(
@@ -451,10 +456,11 @@ impl Client {
         request: Request,
         protobuf: ProtobufDecoders<T>,
     ) -> Result<T, Error> {
-        if !self.inner.protobuf {
+        let (request, protobuf) = self.negotiate(request, Some(protobuf))?;
+        let Some(protobuf) = protobuf else {
             return self.request(request).await;
-        }
-        let outgoing = self.prepare(request.with_accept(protobuf::ACCEPT)?)?;
+        };
+        let outgoing = self.prepare(request)?;
         let timeout = self.inner.list_read_timeout;
         let response = self.respond(&outgoing, timeout).await?;
         let answered_protobuf = protobuf::is_protobuf(response.headers.get(CONTENT_TYPE));

@@ -3,9 +3,6 @@
 //! bytes are the ones `protoc` writes from Kubernetes' `.proto` files; custom resources get
 //! kube-apiserver's 406 and objects the protobuf table cannot carry are answered in JSON.
 
-use std::io::Write as _;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use informer_protobuf::{
@@ -14,6 +11,7 @@ use informer_protobuf::{
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
+use scripted_server::protoc::{literal, protoc};
 use serde_json::{json, Value};
 use test_apiserver::{fixtures, RunningServer, TestApiServer};
 
@@ -426,45 +424,6 @@ async fn a_protobuf_request_body_is_unsupported() {
 }
 
 // Byte for byte against protoc.
-
-fn protos() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/protos/v1.36")
-}
-
-/// `text` (protobuf text format) encoded by protoc as `message` of `proto`, maps in key
-/// order as Go writes them.
-fn protoc(proto: &str, message: &str, text: &str) -> Vec<u8> {
-    let mut child = Command::new("protoc")
-        .arg(format!("--encode={message}"))
-        .arg("--deterministic_output")
-        .arg("-I")
-        .arg(protos())
-        .arg(proto)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("protoc runs (installed at /usr/bin/protoc)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("writes");
-    let out = child.wait_with_output().expect("protoc ends");
-    assert!(
-        out.status.success(),
-        "protoc: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-/// A text-format string literal of arbitrary bytes.
-fn literal(bytes: &[u8]) -> String {
-    let escaped: String = bytes.iter().map(|b| format!("\\{b:03o}")).collect();
-    format!("\"{escaped}\"")
-}
 
 fn s(v: &Value) -> String {
     literal(v.as_str().expect("a string").as_bytes())

@@ -22,7 +22,10 @@ pub fn protos_dir() -> PathBuf {
 /// under `include` (the Kubernetes protos unless given).
 pub fn protoc_in(include: &[PathBuf], proto: &str, message: &str, text: &str) -> Vec<u8> {
     let mut command = Command::new("protoc");
-    command.arg(format!("--encode={message}"));
+    // Maps in key order, as Go's gogo-protobuf writes them.
+    command
+        .arg(format!("--encode={message}"))
+        .arg("--deterministic_output");
     for dir in include {
         command.arg("-I").arg(dir);
     }
