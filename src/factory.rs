@@ -594,7 +594,16 @@ impl<K: Object> InformerAsk<K> {
     /// (see [`projection`](mod@crate::projection)): the full informer is not built unless
     /// asked for elsewhere.
     pub fn projected<V: Projection<Of = K>>(self) -> ProjectedInformer<V> {
-        ProjectedInformer::new(self.withdraw().informer_for(Projected::<V>::new()))
+        self.projected_from(Projected::new())
+    }
+
+    /// [`projected`](Self::projected) from `source`: [`Projected::protobuf`] for a type
+    /// informer-protobuf decodes, as generated accessors of built-ins pass.
+    pub fn projected_from<V: Projection<Of = K>>(
+        self,
+        source: Projected<V>,
+    ) -> ProjectedInformer<V> {
+        ProjectedInformer::new(self.withdraw().informer_for(source))
     }
 }
 

@@ -57,8 +57,7 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
-use std::marker::PhantomData;
-
+use informer_client::protobuf::ProtobufDecoders;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +67,7 @@ use crate::labels::{CompactLabels, Labels};
 use crate::lister::Lister;
 use crate::lister_watcher::ListWatch;
 use crate::object::{Meta, Object};
-use crate::source::{typed, ApiScope, InformerSource};
+use crate::source::{typed, ApiScope, InformerSource, Typed};
 
 /// A view of the resource [`Of`](Projection::Of): a struct with the fields a controller
 /// reads and `metadata`, listed and watched at `Of`'s path and decoded straight into the
@@ -307,15 +306,30 @@ impl<V: Projection> ProjectedInformer<V> {
 /// The source of a projection `V` ([`InformerSource`]): listed and watched at the
 /// projected resource's path, decoding into the view, one informer per view type in a
 /// factory, named after the resource and the view (e.g. `core/v1/pods as my_crate::PodView`)
-/// so errors and metrics tell it from the full one.
+/// so errors and metrics tell it from the full one. [`Projected::protobuf`] reads
+/// kube-apiserver's protobuf, as generated accessors' `projected` does for built-ins.
 pub struct Projected<V> {
-    _v: PhantomData<fn() -> V>,
+    protobuf: Option<ProtobufDecoders<V>>,
 }
 
 impl<V> Projected<V> {
-    /// The source of the projection `V`.
+    /// The source of the projection `V`, listed and watched as JSON.
     pub fn new() -> Self {
-        Self { _v: PhantomData }
+        Self { protobuf: None }
+    }
+}
+
+impl<V: Projection> Projected<V>
+where
+    V::Of: informer_protobuf::view::Described,
+{
+    /// The source of the projection `V` of a type informer-protobuf decodes, listed and
+    /// watched as protobuf where the server answers it (JSON otherwise), decoding only the
+    /// fields `V` names.
+    pub fn protobuf() -> Self {
+        Self {
+            protobuf: Some(crate::protobuf::view_decoders::<V, V::Of>()),
+        }
     }
 }
 
@@ -327,14 +341,17 @@ impl<V> Default for Projected<V> {
 
 impl<V> Clone for Projected<V> {
     fn clone(&self) -> Self {
-        Self::new()
+        Self {
+            protobuf: self.protobuf,
+        }
     }
 }
 
 impl<V> std::fmt::Debug for Projected<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Projected")
-            .field(&std::any::type_name::<V>())
+        f.debug_struct("Projected")
+            .field("view", &std::any::type_name::<V>())
+            .field("protobuf", &self.protobuf.is_some())
             .finish()
     }
 }
@@ -349,7 +366,7 @@ impl<V: Projection> InformerSource<V> for Projected<V> {
     }
 
     fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<V> {
-        typed::<V>().list_watch(client, namespace)
+        Typed::with_decoders(self.protobuf).list_watch(client, namespace)
     }
 }
 

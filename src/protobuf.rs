@@ -22,7 +22,8 @@
 use informer_client::error::BoxError;
 pub use informer_client::protobuf::{DecodeFn, ProtobufDecoders, ACCEPT, MEDIA_TYPE};
 use informer_client::watch_event::{Bookmark, WatchEvent};
-use informer_protobuf::{DecodeOptions, Message};
+use informer_protobuf::view::{Described, View};
+use informer_protobuf::{Decode, DecodeOptions, Message};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
 
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
@@ -37,12 +38,27 @@ where
     }
 }
 
+/// The protobuf decoders of `V`, a view of the resource `Of` (a
+/// [projection](mod@crate::projection)), decoded through `Of`'s descriptor: only the fields `V`
+/// names are decoded.
+pub fn view_decoders<V, Of>() -> ProtobufDecoders<V>
+where
+    V: serde::de::DeserializeOwned + Send,
+    Of: Described,
+{
+    ProtobufDecoders {
+        object: object::<View<V, Of>>,
+        list: list::<View<V, Of>>,
+        event: view_event::<V, Of>,
+    }
+}
+
 fn options(keep_managed_fields: bool) -> DecodeOptions {
     DecodeOptions::default().keep_managed_fields(keep_managed_fields)
 }
 
-fn object<K: Message>(body: &[u8], keep_managed_fields: bool) -> Result<K, BoxError> {
-    let (_, object) = informer_protobuf::decode_object::<K>(body, options(keep_managed_fields))?;
+fn object<D: Decode>(body: &[u8], keep_managed_fields: bool) -> Result<D::Value, BoxError> {
+    let (_, object) = informer_protobuf::decode_object::<D>(body, options(keep_managed_fields))?;
     Ok(object)
 }
 
@@ -52,15 +68,18 @@ const ITEMS_PER_THREAD: usize = 256;
 
 /// A list body, its items decoded on as many threads as there are cores (the client calls
 /// this off its async threads), in order.
-fn list<K: Message + Send>(
+fn list<D: Decode>(
     body: &[u8],
     keep_managed_fields: bool,
-) -> Result<(ListMeta, Vec<K>), BoxError> {
+) -> Result<(ListMeta, Vec<D::Value>), BoxError>
+where
+    D::Value: Send,
+{
     let parts = informer_protobuf::split_list(body, options(keep_managed_fields))?;
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = (parts.len() / ITEMS_PER_THREAD).clamp(1, cores);
     if threads == 1 {
-        let items = parts.decode_items(0..parts.len())?;
+        let items = parts.decode_items::<D>(0..parts.len())?;
         return Ok((parts.metadata, items));
     }
     let per_thread = parts.len().div_ceil(threads);
@@ -68,7 +87,7 @@ fn list<K: Message + Send>(
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let parts = &parts;
-                scope.spawn(move || parts.decode_items::<K>(t * per_thread..(t + 1) * per_thread))
+                scope.spawn(move || parts.decode_items::<D>(t * per_thread..(t + 1) * per_thread))
             })
             .collect();
         handles
@@ -87,21 +106,54 @@ fn event<K>(frame: &[u8], keep_managed_fields: bool) -> Result<WatchEvent<K>, Bo
 where
     K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
 {
-    use informer_protobuf::WatchEvent as Wire;
-    Ok(
-        match informer_protobuf::decode_watch_event::<K>(frame, options(keep_managed_fields))? {
-            Wire::Added(o) => WatchEvent::Added(o),
-            Wire::Modified(o) => WatchEvent::Modified(o),
-            Wire::Deleted(o) => WatchEvent::Deleted(o),
-            Wire::Error(status) => WatchEvent::Error(status),
-            Wire::Bookmark(o) => {
-                let metadata = o.metadata();
-                let bookmark = Bookmark::from_metadata(
-                    metadata.resource_version.clone(),
-                    metadata.annotations.as_ref(),
-                );
-                WatchEvent::Bookmark(bookmark.ok_or("BOOKMARK without metadata.resourceVersion")?)
-            }
+    from_wire(
+        informer_protobuf::decode_watch_event::<K>(frame, options(keep_managed_fields))?,
+        |o| bookmark(o.metadata()),
+    )
+}
+
+/// A view's watch event; a bookmark's metadata is decoded again whole, as a view need not
+/// keep the annotation that ends a streaming list's initial events.
+fn view_event<V, Of: Described>(
+    frame: &[u8],
+    keep_managed_fields: bool,
+) -> Result<WatchEvent<V>, BoxError>
+where
+    V: serde::de::DeserializeOwned,
+{
+    #[derive(serde::Deserialize)]
+    struct Marked {
+        #[serde(default)]
+        metadata: ObjectMeta,
+    }
+    let options = options(keep_managed_fields);
+    from_wire(
+        informer_protobuf::decode_watch_event::<View<V, Of>>(frame, options)?,
+        |_| match informer_protobuf::decode_watch_event::<View<Marked, Of>>(frame, options)? {
+            informer_protobuf::WatchEvent::Bookmark(marked) => bookmark(&marked.metadata),
+            _ => Err("a BOOKMARK decoded as another event type".into()),
         },
     )
+}
+
+fn from_wire<K>(
+    event: informer_protobuf::WatchEvent<K>,
+    bookmark: impl FnOnce(K) -> Result<Bookmark, BoxError>,
+) -> Result<WatchEvent<K>, BoxError> {
+    use informer_protobuf::WatchEvent as Wire;
+    Ok(match event {
+        Wire::Added(o) => WatchEvent::Added(o),
+        Wire::Modified(o) => WatchEvent::Modified(o),
+        Wire::Deleted(o) => WatchEvent::Deleted(o),
+        Wire::Error(status) => WatchEvent::Error(status),
+        Wire::Bookmark(o) => WatchEvent::Bookmark(bookmark(o)?),
+    })
+}
+
+fn bookmark(metadata: &ObjectMeta) -> Result<Bookmark, BoxError> {
+    Bookmark::from_metadata(
+        metadata.resource_version.clone(),
+        metadata.annotations.as_ref(),
+    )
+    .ok_or_else(|| "BOOKMARK without metadata.resourceVersion".into())
 }

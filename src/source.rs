@@ -152,6 +152,14 @@ where
     }
 }
 
+impl<K> Typed<K> {
+    /// The source of `K`, asking for protobuf first and decoding it with `protobuf` when
+    /// given.
+    pub(crate) fn with_decoders(protobuf: Option<ProtobufDecoders<K>>) -> Self {
+        Typed { protobuf }
+    }
+}
+
 impl<K> Clone for Typed<K> {
     fn clone(&self) -> Self {
         Typed {

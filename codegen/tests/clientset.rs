@@ -63,6 +63,18 @@ fn builtin_accessors_name_the_subresources_of_each_resource() {
     assert!(accessor(&text, "nodes", "").contains("Api::all(self.client.clone())"));
     assert!(accessor(&text, "pods", ns).contains("Api::namespaced(self.client.clone(),namespace)"));
     assert!(accessor(&text, "pods_all", "").contains("Api::all(self.client.clone())"));
+    // Reads of what informer-protobuf decodes in 1.37 ask for protobuf; a Node's struct has a
+    // field 1.37's protos lack, so it stays JSON.
+    let protobuf = ".with_protobuf(::kube_informers::protobuf::decoders())";
+    for (name, params) in [
+        ("pods", ns),
+        ("pods_all", ""),
+        ("services", ns),
+        ("deployments", ns),
+    ] {
+        assert!(accessor(&text, name, params).contains(protobuf), "{name}");
+    }
+    assert!(!accessor(&text, "nodes", "").contains(protobuf));
     assert!(
         !text.contains("pub fn nodes_all"),
         "cluster-scoped: no twin"
@@ -105,5 +117,9 @@ fn an_all_namespaces_accessor_shadowing_another_resource_is_an_error() {
         def("Pod", "pods", Scope::Cluster),
         def("PodsAll", "podsall", Scope::Namespaced),
     ];
-    assert!(generate_single(&defs).is_ok());
+    let text = generate_single(&defs).unwrap();
+    assert!(
+        !text.contains("with_protobuf"),
+        "custom resources stay JSON"
+    );
 }

@@ -1,7 +1,9 @@
 //! One input through informer-protobuf's decoders; shared by the fuzz target and the stable
 //! test `tests/fuzz_replay.rs`, so that both make exactly the same calls.
 //!
-//! The input is decoded as a `ConfigMapList` body, a `Namespace` body and a watch frame's
+//! The input is decoded as a `ConfigMapList` body, a `Namespace` body (also through their
+//! descriptors, as projections decode: into a `serde_json::Value`, and into a view of a few
+//! ConfigMap fields, which must equal the typed decoder's when both decode) and a watch frame's
 //! payload holding a `Secret`, and split into watch frames, each decoded as a `Secret` event.
 //! Errors are fine; panics are bugs, and so are:
 //! - an error whose message is empty, or does not name the kind the body's envelope declares
@@ -17,6 +19,7 @@
 //!   `TooDeep`.
 
 use informer_protobuf::codec::Msg;
+use informer_protobuf::view::View;
 use informer_protobuf::{
     decode_list, decode_message, decode_object, decode_watch_event, field, DecodeError,
     DecodeOptions, ErrorKind, FrameReader, Message, Reader, WatchEvent, WireType, MAX_DEPTH,
@@ -38,6 +41,36 @@ pub fn run(data: &[u8]) {
     });
     let object = |options| decode_object::<Namespace>(data, options);
     check_error(&object(lean()), data.len(), kind.as_deref());
+    // Through the descriptor, as projections decode: any bytes, any view type.
+    let view = decode_object::<View<serde_json::Value, Namespace>>(data, keep());
+    check_error(&view, data.len(), kind.as_deref());
+    let view = decode_list::<View<ConfigMapView, ConfigMap>>(data, lean());
+    check_error(&view, data.len(), kind.as_deref());
+    if let (Ok(view), Ok(typed)) = (view, list(lean())) {
+        let typed: Vec<ConfigMapView> = typed
+            .items
+            .into_iter()
+            .map(|item| ConfigMapView {
+                metadata: Some(NameOnly {
+                    name: item.metadata.name,
+                    labels: item.metadata.labels,
+                }),
+                data: item.data,
+            })
+            .collect();
+        let view: Vec<ConfigMapView> = view
+            .items
+            .into_iter()
+            .map(|mut item| {
+                item.metadata.get_or_insert_with(NameOnly::default);
+                item
+            })
+            .collect();
+        assert_eq!(
+            view, typed,
+            "a view decodes what the decoder of its type does"
+        );
+    }
     same_apart_from_managed_fields("a Namespace", object(lean()), object(keep()), |(_, ns)| {
         ns.metadata.managed_fields = None
     });
@@ -46,6 +79,19 @@ pub fn run(data: &[u8]) {
         watch_event(&frame);
     }
     nesting(data);
+}
+
+/// A projection-like view: two fields, one of them nested, the rest skipped.
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct ConfigMapView {
+    metadata: Option<NameOnly>,
+    data: Option<std::collections::BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Default, PartialEq, serde::Deserialize)]
+struct NameOnly {
+    name: Option<String>,
+    labels: Option<std::collections::BTreeMap<String, String>>,
 }
 
 fn lean() -> DecodeOptions {
@@ -298,6 +344,10 @@ fn event_object(frame: &[u8]) -> Option<(&str, &[u8])> {
 struct Nest(Option<Box<Nest>>);
 
 impl Message for Nest {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,

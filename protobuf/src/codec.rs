@@ -216,6 +216,26 @@ impl Codec for IntOrString {
     }
 }
 
+/// Go's zero `time.Time` (0001-01-01T00:00:00Z): what a required `Time` holds before a value
+/// arrives. Its JSON is `null`, which k8s-openapi's required `Time` cannot hold, so the
+/// decoder keeps Go's value instead.
+pub fn zero_time() -> TimeValue {
+    TimeValue(GO_ZERO_TIME)
+}
+
+/// [`zero_time`] for a required `MicroTime`.
+pub fn zero_micro_time() -> MicroTimeValue {
+    MicroTimeValue(GO_ZERO_TIME)
+}
+
+const GO_ZERO_TIME: Timestamp = Timestamp::constant(-62_135_596_800, 0);
+
+/// What an empty Go struct (`struct{}`) decodes to: k8s-openapi holds it as a JSON value,
+/// which Go's JSON writes as `{}`.
+pub fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(serde_json::Map::new())
+}
+
 // A `{1: seconds int64, 2: nanos int32}` timestamp; `None` for an empty payload, which is how
 // Go writes its zero time (JSON `null`).
 fn timestamp(r: &mut Reader<'_>) -> Result<Option<(i64, i32, usize)>, DecodeError> {

@@ -3,7 +3,7 @@
 use crate::codec::Str;
 use crate::error::{DecodeError, ErrorKind};
 use crate::field::{check_wire, value};
-use crate::wire::{decode_message, DecodeOptions, Message, Reader, WireType};
+use crate::wire::{Decode, DecodeOptions, Reader, WireType};
 
 /// The prefix of a Kubernetes protobuf body; its last byte names the envelope, and only 0
 /// (`runtime.Unknown`) exists.
@@ -88,22 +88,22 @@ pub(crate) fn open(
     Ok(Envelope { type_meta, raw })
 }
 
-/// Decodes an object body (`k8s\0` + `runtime.Unknown`) as an `M`, with the type the
+/// Decodes an object body (`k8s\0` + `runtime.Unknown`) as a `D`, with the type the
 /// envelope names.
-pub fn decode_object<M: Message>(
+pub fn decode_object<D: Decode>(
     body: &[u8],
     options: DecodeOptions,
-) -> Result<(TypeMeta, M), DecodeError> {
-    decode_object_at(body, 0, options)
+) -> Result<(TypeMeta, D::Value), DecodeError> {
+    decode_object_at::<D>(body, 0, options)
 }
 
-pub(crate) fn decode_object_at<M: Message>(
+pub(crate) fn decode_object_at<D: Decode>(
     body: &[u8],
     base: usize,
     options: DecodeOptions,
-) -> Result<(TypeMeta, M), DecodeError> {
+) -> Result<(TypeMeta, D::Value), DecodeError> {
     let mut envelope = open(body, base, options)?;
-    match decode_message(&mut envelope.raw) {
+    match D::decode(&mut envelope.raw) {
         Ok(object) => Ok((envelope.type_meta, object)),
         Err(e) => Err(envelope.name(e)),
     }

@@ -118,6 +118,12 @@ impl DecodeError {
         Path(&self.0.path).to_string()
     }
 
+    /// The same error at byte `offset`.
+    pub(crate) fn with_offset(mut self, offset: usize) -> Self {
+        self.0.offset = offset;
+        self
+    }
+
     /// Prefixes the path with the field `name` (the error happened inside it).
     #[must_use]
     pub fn in_field(mut self, name: &'static str) -> Self {

@@ -540,6 +540,10 @@ mod tests {
     }
 
     impl Message for Props {
+        fn empty() -> Self {
+            Self::default()
+        }
+
         fn merge_field(
             &mut self,
             number: u32,

@@ -23,6 +23,7 @@ pub mod field;
 mod generated;
 mod list;
 mod meta;
+pub mod view;
 mod watch;
 mod wire;
 
@@ -34,4 +35,4 @@ pub use envelope::{decode_object, TypeMeta};
 pub use error::{DecodeError, ErrorKind};
 pub use list::{decode_list, split_list, List, ListParts};
 pub use watch::{decode_watch_event, FrameReader, WatchEvent};
-pub use wire::{decode_message, DecodeOptions, Message, Reader, WireType, MAX_DEPTH};
+pub use wire::{decode_message, Decode, DecodeOptions, Message, Reader, WireType, MAX_DEPTH};

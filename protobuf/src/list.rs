@@ -8,7 +8,7 @@ use crate::codec::Msg;
 use crate::envelope::{open, TypeMeta};
 use crate::error::DecodeError;
 use crate::field::{check_wire, value};
-use crate::wire::{decode_message, DecodeOptions, Message, Reader, WireType};
+use crate::wire::{Decode, DecodeOptions, Reader, WireType};
 
 /// A decoded list body.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,12 +23,12 @@ pub struct List<M> {
 
 /// Decodes a list body (`k8s\0` + `runtime.Unknown` around an `XxxList {1: ListMeta, 2:
 /// repeated items}`).
-pub fn decode_list<M: Message>(
+pub fn decode_list<D: Decode>(
     body: &[u8],
     options: DecodeOptions,
-) -> Result<List<M>, DecodeError> {
+) -> Result<List<D::Value>, DecodeError> {
     let parts = split_list(body, options)?;
-    let items = parts.decode_items(0..parts.len())?;
+    let items = parts.decode_items::<D>(0..parts.len())?;
     Ok(List {
         type_meta: parts.type_meta,
         metadata: parts.metadata,
@@ -93,12 +93,15 @@ impl ListParts<'_> {
 
     /// Decodes the items in `range` (clamped to the list), in order; an error names the
     /// item's index in the whole list.
-    pub fn decode_items<M: Message>(&self, range: Range<usize>) -> Result<Vec<M>, DecodeError> {
+    pub fn decode_items<D: Decode>(
+        &self,
+        range: Range<usize>,
+    ) -> Result<Vec<D::Value>, DecodeError> {
         let end = range.end.min(self.items.len());
         let start = range.start.min(end);
         let mut out = Vec::with_capacity(end - start);
         for (index, item) in self.items[start..end].iter().enumerate() {
-            let decoded = decode_message::<M>(&mut item.clone()).map_err(|e| {
+            let decoded = D::decode(&mut item.clone()).map_err(|e| {
                 let e = e.at_index(start + index).in_field("items");
                 if self.type_meta.kind.is_empty() {
                     e

@@ -13,6 +13,10 @@ use crate::field::{omitempty, optional, optional_repeated, value};
 use crate::wire::{Message, Reader, WireType};
 
 impl Message for ListMeta {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,
@@ -35,6 +39,10 @@ impl Message for ListMeta {
 }
 
 impl Message for Status {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,
@@ -54,6 +62,10 @@ impl Message for Status {
 }
 
 impl Message for StatusDetails {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,
@@ -73,6 +85,10 @@ impl Message for StatusDetails {
 }
 
 impl Message for StatusCause {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,

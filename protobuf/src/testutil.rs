@@ -90,6 +90,10 @@ pub(crate) struct Meta(pub(crate) ObjectMeta);
 pub(crate) struct Managed(pub(crate) ManagedFieldsEntry);
 
 impl Message for Cm {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,
@@ -113,6 +117,10 @@ impl Message for Cm {
 }
 
 impl Message for Meta {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,
@@ -144,6 +152,10 @@ impl Message for Meta {
 }
 
 impl Message for Managed {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(
         &mut self,
         number: u32,

@@ -11,7 +11,7 @@ use crate::codec::Str;
 use crate::envelope::decode_object_at;
 use crate::error::{DecodeError, ErrorKind};
 use crate::field::{check_wire, value};
-use crate::wire::{DecodeOptions, Message, Reader, WireType};
+use crate::wire::{Decode, DecodeOptions, Reader, WireType};
 
 // The frame header: the payload's length as a big-endian u32.
 const HEADER: usize = 4;
@@ -107,11 +107,11 @@ pub enum WatchEvent<M> {
 }
 
 /// Decodes one frame's payload (see [`FrameReader`]) as a `meta.v1.WatchEvent` whose object
-/// is an `M` (or a `Status` for `ERROR`).
-pub fn decode_watch_event<M: Message>(
+/// is a `D` (or a `Status` for `ERROR`).
+pub fn decode_watch_event<D: Decode>(
     frame: &[u8],
     options: DecodeOptions,
-) -> Result<WatchEvent<M>, DecodeError> {
+) -> Result<WatchEvent<D::Value>, DecodeError> {
     let mut r = Reader::new(frame, options);
     let mut event_type = String::new();
     let mut type_at = 0;
@@ -151,7 +151,7 @@ pub fn decode_watch_event<M: Message>(
             ))
         }
     };
-    let object = || decode_object_at::<M>(raw, at, options).map(|(_, object)| object);
+    let object = || decode_object_at::<D>(raw, at, options).map(|(_, object)| object);
     Ok(match event_type.as_str() {
         "ADDED" => WatchEvent::Added(object()?),
         "MODIFIED" => WatchEvent::Modified(object()?),

@@ -220,7 +220,12 @@ impl<'a> Reader<'a> {
 
 /// A protobuf message decoded straight into a Rust type (generated for every Kubernetes
 /// message).
-pub trait Message: Default {
+pub trait Message: Sized {
+    /// The value decoding starts from: what Go holds before any field is set. Not always
+    /// `Default`: k8s-openapi derives none for a struct with a required `Time`
+    /// (`meta.v1.Condition`), and its empty structs hold a JSON `{}`, not `null`.
+    fn empty() -> Self;
+
     /// Merges one field of the wire into `self`; numbers it does not know must be skipped with
     /// `r.skip(wire)`.
     fn merge_field(
@@ -231,9 +236,28 @@ pub trait Message: Default {
     ) -> Result<(), DecodeError>;
 }
 
+/// What the fields of a message decode into: a [`Message`] into itself, a
+/// [`View`](crate::view::View) into a serde type of your own through the descriptor of the
+/// message. The body decoders ([`decode_object`](crate::decode_object),
+/// [`decode_list`](crate::decode_list), [`decode_watch_event`](crate::decode_watch_event))
+/// take either.
+pub trait Decode {
+    /// The decoded value.
+    type Value;
+    /// Decodes every field left in `r`.
+    fn decode(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
+}
+
+impl<M: Message> Decode for M {
+    type Value = M;
+    fn decode(r: &mut Reader<'_>) -> Result<M, DecodeError> {
+        decode_message(r)
+    }
+}
+
 /// Decodes every field left in `r` into a new `M`.
 pub fn decode_message<M: Message>(r: &mut Reader<'_>) -> Result<M, DecodeError> {
-    let mut message = M::default();
+    let mut message = M::empty();
     while let Some((number, wire)) = r.next_field()? {
         message.merge_field(number, wire, r)?;
     }

@@ -253,7 +253,7 @@ impl<K, S: Subresources> Api<K, S> {
 
     /// The same `Api` asking for kube-apiserver's protobuf first (JSON as the fallback) on
     /// gets, lists and watches, decoded by `decoders`; informer-runtime's
-    /// `source::protobuf_decoders` builds them for every type informer-protobuf decodes.
+    /// `protobuf::decoders` builds them for every type informer-protobuf decodes.
     /// An `Accept` set by [`with_accept`](Self::with_accept) wins, and a list or watch with a
     /// shard selector stays on JSON (only JSON lists say whether the server applied it).
     #[must_use]

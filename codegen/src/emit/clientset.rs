@@ -222,6 +222,12 @@ fn resource_methods(
     let gvk = gvk_text(r);
     let note = subresource_note(r);
     let method = ident(&r.method);
+    // Built-ins informer-protobuf decodes read kube-apiserver's protobuf, as their informers do.
+    let protobuf = if r.def.protobuf {
+        quote!(.with_protobuf(#rt::protobuf::decoders()))
+    } else {
+        quote!()
+    };
     Ok(match r.def.scope {
         Scope::Namespaced => {
             let all_name = all_namespaces_method(r);
@@ -247,13 +253,13 @@ fn resource_methods(
                 #d
                 #[inline]
                 pub fn #method(&self, namespace: &str) -> #api {
-                    #rt::api::Api::namespaced(self.client.clone(), namespace)
+                    #rt::api::Api::namespaced(self.client.clone(), namespace) #protobuf
                 }
 
                 #all_doc
                 #[inline]
                 pub fn #all(&self) -> #api {
-                    #rt::api::Api::all(self.client.clone())
+                    #rt::api::Api::all(self.client.clone()) #protobuf
                 }
             }
         }
@@ -266,7 +272,7 @@ fn resource_methods(
                 #d
                 #[inline]
                 pub fn #method(&self) -> #api {
-                    #rt::api::Api::all(self.client.clone())
+                    #rt::api::Api::all(self.client.clone()) #protobuf
                 }
             }
         }

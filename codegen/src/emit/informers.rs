@@ -27,6 +27,11 @@ pub(super) fn resource_items(
     } else {
         format_ident!("typed")
     };
+    let projected_body = if r.def.protobuf {
+        quote!(self.ask.projected_from(#rt::projection::Projected::protobuf()))
+    } else {
+        quote!(self.ask.projected())
+    };
     let link = ctx.type_doc_link(r)?;
     let kind = &r.def.kind;
     let gvk = gvk_text(r);
@@ -133,7 +138,7 @@ pub(super) fn resource_items(
             #projected_doc
             #[inline]
             pub fn projected<V: #rt::Projection<Of = #ty>>(self) -> #rt::ProjectedInformer<V> {
-                self.ask.projected()
+                #projected_body
             }
         }
 

@@ -32,7 +32,8 @@ pub fn decoders(
 ) -> Result<String, EmitError> {
     let rt = path(runtime_path, "runtime_path")?;
     let k8s = path(k8s_openapi_path, "k8s_openapi_path")?;
-    let decodable = table.decodable(minor);
+    let decodable = table.faithful(minor);
+    let without_default = table.without_default(minor);
     let impls = decodable
         .iter()
         .filter(|name| !RUNTIME_OWNED.contains(&name.as_str()))
@@ -44,7 +45,13 @@ pub fn decoders(
                 .iter()
                 .filter(|f| f.versions.contains(&minor))
                 .collect();
-            let body = arms(&rt, &k8s, &fields, 0, &quote!(self));
+            // A Go struct without fields has nothing to match a number against.
+            let (number, body) = if fields.is_empty() {
+                (quote!(_number), quote!(r.skip(wire)))
+            } else {
+                (quote!(number), arms(&rt, &k8s, &fields, 0, &quote!(self)))
+            };
+            let empty = empty(&rt, &k8s, &fields, without_default.contains(name));
             let doc = format!(
                 " Decodes `{}` from kube-apiserver's protobuf.",
                 message.proto
@@ -52,9 +59,13 @@ pub fn decoders(
             quote! {
                 #[doc = #doc]
                 impl #rt::Message for #ty {
+                    fn empty() -> Self {
+                        #empty
+                    }
+
                     fn merge_field(
                         &mut self,
-                        number: u32,
+                        #number: u32,
                         wire: #rt::WireType,
                         r: &mut #rt::Reader<'_>,
                     ) -> ::core::result::Result<(), #rt::DecodeError> {
@@ -63,12 +74,148 @@ pub fn decoders(
                 }
             }
         });
-    let tokens = quote!(#(#impls)*);
+    let descriptors = decodable.iter().map(|name| {
+        let message = &table.messages[name];
+        let ty = type_path(&k8s, &message.proto);
+        let fields: Vec<&FieldDef> = message
+            .fields
+            .iter()
+            .filter(|f| f.versions.contains(&minor))
+            .collect();
+        let ident = descriptor_ident(name);
+        let mut statics = Vec::new();
+        descriptor(&rt, &ident, name, &fields, 0, &mut statics);
+        let doc = format!(" The fields of `{name}`, for decoding it into a type of your own.");
+        quote! {
+            #(#statics)*
+            #[doc = #doc]
+            impl #rt::view::Described for #ty {
+                fn descriptor() -> &'static #rt::view::MessageDesc {
+                    &#ident
+                }
+            }
+        }
+    });
+    let tokens = quote!(#(#impls)* #(#descriptors)*);
     let file: syn::File = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
         module: "protobuf decoders".to_owned(),
         source,
     })?;
     Ok(prettyplease::unparse(&file))
+}
+
+/// The body of `Message::empty`: `Default` where k8s-openapi derives it; k8s-openapi's
+/// newtype over a JSON value for a Go struct without fields (the table maps none); else the
+/// struct field by field, required times and structs without `Default` at Go's zero.
+fn empty(
+    rt: &TokenStream,
+    k8s: &TokenStream,
+    fields: &[&FieldDef],
+    without_default: bool,
+) -> TokenStream {
+    if fields.is_empty() {
+        return quote!(Self(#rt::codec::empty_object()));
+    }
+    if !without_default {
+        return quote!(::core::default::Default::default());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let inits = fields
+        .iter()
+        .filter(|f| seen.insert(f.rust_field.as_str()))
+        .map(|f| {
+            let field = field_ident(&f.rust_field);
+            let value = match (f.store, &f.codec) {
+                (Store::Value, Codec::Leaf("Time")) => quote!(#rt::codec::zero_time()),
+                (Store::Value, Codec::Leaf("MicroTime")) => quote!(#rt::codec::zero_micro_time()),
+                (Store::Value, Codec::Message(message)) => {
+                    let ty = type_path(k8s, message);
+                    quote!(<#ty as #rt::Message>::empty())
+                }
+                _ => quote!(::core::default::Default::default()),
+            };
+            quote!(#field: #value)
+        });
+    quote!(Self { #(#inits),* })
+}
+
+/// `api.core.v1.Pod` → `API_CORE_V1_POD`.
+fn descriptor_ident(proto: &str) -> syn::Ident {
+    format_ident!("{}", proto.replace('.', "_").to_uppercase())
+}
+
+/// The static `ident` describing `fields` at `depth` of their paths (a Go-embedded struct at
+/// depth 1 and more), with the statics of the embedded structs it holds pushed first.
+fn descriptor(
+    rt: &TokenStream,
+    ident: &syn::Ident,
+    name: &str,
+    fields: &[&FieldDef],
+    depth: usize,
+    statics: &mut Vec<TokenStream>,
+) {
+    let mut by_number: BTreeMap<u32, Vec<&FieldDef>> = BTreeMap::new();
+    for f in fields {
+        if let Some(n) = f.numbers.get(depth) {
+            by_number.entry(*n).or_default().push(f);
+        }
+    }
+    let entries: Vec<TokenStream> = by_number
+        .iter()
+        .filter_map(|(number, group)| {
+            let first = group.first()?;
+            let json = first.proto_names.get(depth).cloned().unwrap_or_default();
+            let inlined = group.iter().any(|f| f.numbers.len() > depth + 1);
+            let (label, kind) = if inlined {
+                let inner = format_ident!("{ident}_{number}");
+                descriptor(rt, &inner, "", group, depth + 1, statics);
+                (quote!(One), quote!(Inline(&#inner)))
+            } else {
+                let label = match first.store {
+                    Store::Value | Store::Optional | Store::Boxed => quote!(One),
+                    Store::OmitEmpty => quote!(OmitEmpty),
+                    Store::Repeated | Store::OptionalRepeated => quote!(Repeated),
+                    Store::Map | Store::OptionalMap => quote!(Map),
+                    Store::ManagedFields => quote!(ManagedFields),
+                };
+                let kind = match &first.codec {
+                    Codec::Leaf(leaf) => {
+                        let leaf = format_ident!("{}", leaf);
+                        quote!(#leaf)
+                    }
+                    Codec::Message(message) => {
+                        let target = descriptor_ident(message);
+                        quote!(Message(&#target))
+                    }
+                };
+                (label, kind)
+            };
+            let number = proc_macro2::Literal::u32_unsuffixed(*number);
+            Some(quote! {
+                #rt::view::FieldDesc {
+                    number: #number,
+                    json: #json,
+                    label: #rt::view::Label::#label,
+                    kind: #rt::view::Kind::#kind,
+                }
+            })
+        })
+        .collect();
+    statics.push(quote! {
+        static #ident: #rt::view::MessageDesc = #rt::view::MessageDesc {
+            name: #name,
+            fields: &[#(#entries),*],
+        };
+    });
+}
+
+fn field_ident(name: &str) -> TokenStream {
+    syn::parse_str::<syn::Ident>(name)
+        .map(|i| quote!(#i))
+        .unwrap_or_else(|_| {
+            let raw = format_ident!("r#{}", name);
+            quote!(#raw)
+        })
 }
 
 fn path(value: &str, option: &'static str) -> Result<TokenStream, EmitError> {
@@ -150,12 +297,7 @@ fn store(
             quote!(#rt::codec::Msg<#ty>)
         }
     };
-    let field = syn::parse_str::<syn::Ident>(&f.rust_field)
-        .map(|i| quote!(#i))
-        .unwrap_or_else(|_| {
-            let raw = format_ident!("r#{}", f.rust_field);
-            quote!(#raw)
-        });
+    let field = field_ident(&f.rust_field);
     let function = format_ident!("{}", f.store.name());
     let generics = match f.store {
         Store::Map | Store::OptionalMap => quote!(<#rt::codec::Str, #codec>),

@@ -287,10 +287,21 @@ impl ProtobufTable {
                 presence,
             };
             for message in messages.values() {
-                let Some(fields) = structs.get(&rust_path(&message.full_name)) else {
-                    continue;
+                let (mapped, unmapped) = match structs.get(&rust_path(&message.full_name)) {
+                    None => continue,
+                    Some(StructForm::Named(fields)) => deriver.map_message(message, fields),
+                    // An empty message decodes to `{}`; one with fields would lose them all,
+                    // unless a codec reads it (`FieldsV1`, `RawExtension`).
+                    Some(StructForm::Json) if message.fields.is_empty() => (Vec::new(), Vec::new()),
+                    Some(StructForm::Json)
+                        if LEAVES
+                            .iter()
+                            .any(|(proto, _, _)| *proto == message.full_name) =>
+                    {
+                        continue
+                    }
+                    Some(StructForm::Json) => (Vec::new(), vec!["0".to_owned()]),
                 };
-                let (mapped, unmapped) = deriver.map_message(message, fields);
                 table.add(&message.full_name, minor, mapped, unmapped);
             }
         }
@@ -332,32 +343,18 @@ impl ProtobufTable {
         def.unmapped.sort();
     }
 
-    /// The structs of `minor` whose protobuf decodes faithfully: the struct exists, every
-    /// field of it has a protobuf field, it has a `Default` to decode into, and so does every
-    /// struct it holds.
-    pub fn decodable(&self, minor: u32) -> BTreeSet<String> {
-        let without_default = self.without_default(minor);
-        self.closure(minor, |m| !without_default.contains(m))
-    }
-
     /// The messages of `minor` whose every struct field has a protobuf field, and so has
-    /// every message they hold: what a server can write faithfully from the JSON of these
-    /// structs (an encoder needs no `Default`).
+    /// every message they hold: what decodes into these structs, and what a server can write
+    /// from their JSON, without losing a field.
     pub fn faithful(&self, minor: u32) -> BTreeSet<String> {
-        self.closure(minor, |_| true)
-    }
-
-    /// The messages of `minor` without unmapped fields that `keep` keeps, less those holding
-    /// one that is not in the set (greatest fixed point: recursive types stay in).
-    fn closure(&self, minor: u32, keep: impl Fn(&str) -> bool) -> BTreeSet<String> {
         let mut set: BTreeSet<String> = self
             .messages
             .values()
             .filter(|m| m.versions.contains(&minor))
             .filter(|m| !m.unmapped.iter().any(|(_, v)| v.contains(&minor)))
-            .filter(|m| keep(&m.proto))
             .map(|m| m.proto.clone())
             .collect();
+        // Greatest fixed point: recursive types (JSONSchemaProps) stay in.
         loop {
             let drop: Vec<String> = set
                 .iter()
@@ -380,8 +377,8 @@ impl ProtobufTable {
 
     /// The structs of `minor` k8s-openapi derives no `Default` for: those with a required
     /// `Time` or `MicroTime` (which have none), or a required struct without one
-    /// (`meta.v1.Condition`). A decoder starts from the default, so these have none yet.
-    fn without_default(&self, minor: u32) -> BTreeSet<String> {
+    /// (`meta.v1.Condition`). Their decoders start from a value built field by field.
+    pub fn without_default(&self, minor: u32) -> BTreeSet<String> {
         let mut set = BTreeSet::new();
         loop {
             let more: Vec<String> = self
@@ -410,7 +407,7 @@ impl ProtobufTable {
     /// Sets [`ResourceDef::protobuf`] on every k8s-openapi resource of `defs` whose struct
     /// decodes in Kubernetes `1.<minor>`.
     pub fn mark_protobuf(&self, minor: u32, defs: &mut [ResourceDef]) {
-        let decodable = self.decodable(minor);
+        let decodable = self.faithful(minor);
         for def in defs {
             if let TypeRef::K8sOpenapi { module, name } = &def.ty {
                 let proto = format!("{}.{name}", module.join("."));
@@ -599,8 +596,16 @@ enum Shape {
     Path(String),
 }
 
-/// Every named struct of one `src/v1_XX` directory: path below the root → fields in order.
-type Structs = BTreeMap<String, Vec<(String, Shape)>>;
+/// Every struct of one `src/v1_XX` directory: path below the root → its form.
+type Structs = BTreeMap<String, StructForm>;
+
+/// How k8s-openapi declares a struct.
+enum StructForm {
+    /// Named fields, in order.
+    Named(Vec<(String, Shape)>),
+    /// `struct X(pub serde_json::Value)`: k8s-openapi's form of a Go struct without fields.
+    Json,
+}
 
 fn structs_of(version_dir: &Path) -> Result<Structs, ReadError> {
     let mut out = Structs::new();
@@ -618,20 +623,30 @@ fn structs_of(version_dir: &Path) -> Result<Structs, ReadError> {
         })?;
         for item in parsed.items {
             let syn::Item::Struct(s) = item else { continue };
-            let syn::Fields::Named(named) = &s.fields else {
-                continue;
-            };
             if !s.generics.params.is_empty() {
                 continue;
             }
-            let fields = named
-                .named
-                .iter()
-                .filter_map(|f| Some((f.ident.as_ref()?.to_string(), shape(&f.ty))))
-                .collect();
+            let form = match &s.fields {
+                syn::Fields::Named(named) => StructForm::Named(
+                    named
+                        .named
+                        .iter()
+                        .filter_map(|f| Some((f.ident.as_ref()?.to_string(), shape(&f.ty))))
+                        .collect(),
+                ),
+                syn::Fields::Unnamed(unnamed)
+                    if unnamed.unnamed.len() == 1
+                        && unnamed.unnamed.iter().all(|f| {
+                            shape(&f.ty) == Shape::Path("serde_json::Value".to_owned())
+                        }) =>
+                {
+                    StructForm::Json
+                }
+                _ => continue,
+            };
             let mut path = module.clone();
             path.push(s.ident.to_string());
-            out.insert(path.join("::"), fields);
+            out.insert(path.join("::"), form);
         }
     }
     Ok(out)

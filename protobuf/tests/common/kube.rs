@@ -33,6 +33,10 @@ pub struct Meta {
 }
 
 impl Message for Meta {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => omitempty::<Str>(&mut self.name, wire, r, "name"),
@@ -59,6 +63,10 @@ pub struct Managed {
 }
 
 impl Message for Managed {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => omitempty::<Str>(&mut self.manager, wire, r, "manager"),
@@ -76,6 +84,10 @@ pub struct Pod {
 }
 
 impl Message for Pod {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => value::<Msg<Meta>>(&mut self.metadata, wire, r, "metadata"),
@@ -94,6 +106,10 @@ pub struct Spec {
 }
 
 impl Message for Spec {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             2 => repeated::<Msg<Container>>(&mut self.containers, wire, r, "containers"),
@@ -126,6 +142,10 @@ pub struct Container {
 }
 
 impl Message for Container {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => value::<Str>(&mut self.name, wire, r, "name"),
@@ -148,6 +168,10 @@ pub struct Port {
 }
 
 impl Message for Port {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => omitempty::<Str>(&mut self.name, wire, r, "name"),
@@ -166,6 +190,10 @@ pub struct Resources {
 }
 
 impl Message for Resources {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => optional_map::<Str, Quantity>(&mut self.limits, wire, r, "limits"),
@@ -183,6 +211,10 @@ pub struct Probe {
 }
 
 impl Message for Probe {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => inline(
@@ -213,6 +245,10 @@ pub struct HttpGet {
 }
 
 impl Message for HttpGet {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             1 => omitempty::<Str>(&mut self.path, wire, r, "path"),
@@ -232,6 +268,10 @@ pub struct Event {
 }
 
 impl Message for Event {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             2 => optional::<MicroTime>(&mut self.event_time, wire, r, "eventTime"),
@@ -256,6 +296,10 @@ pub struct PodMetrics {
 }
 
 impl Message for PodMetrics {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             2 => optional::<Time>(&mut self.timestamp, wire, r, "timestamp"),
@@ -273,6 +317,10 @@ pub struct ControllerRevision {
 }
 
 impl Message for ControllerRevision {
+    fn empty() -> Self {
+        Self::default()
+    }
+
     fn merge_field(&mut self, number: u32, wire: WireType, r: &mut Reader<'_>) -> Result {
         match number {
             2 => optional::<RawExtension>(&mut self.data, wire, r, "data"),

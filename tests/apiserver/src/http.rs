@@ -9,7 +9,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{
-    HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER, USER_AGENT,
+    HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER, USER_AGENT,
 };
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
@@ -192,6 +192,13 @@ fn authenticate(state: &State, req: &Request<Incoming>) -> Result<Option<Rights>
         .ok_or_else(StatusError::unauthorized)
 }
 
+fn header(req: &Request<Incoming>, name: HeaderName) -> Option<String> {
+    req.headers()
+        .get(name)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned)
+}
+
 async fn route(state: &Arc<State>, req: Request<Incoming>) -> Result<Response<Body>, StatusError> {
     let path = req.uri().path().to_owned();
     let query = Query::parse(req.uri().query());
@@ -199,11 +206,8 @@ async fn route(state: &Arc<State>, req: Request<Incoming>) -> Result<Response<Bo
         method: req.method().as_str().to_owned(),
         path: path.clone(),
         query: query.0.clone(),
-        content_type: req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|h| h.to_str().ok())
-            .map(str::to_owned),
+        content_type: header(&req, CONTENT_TYPE),
+        accept: header(&req, ACCEPT),
     });
     let rights = authenticate(state, &req)?;
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();

@@ -18,6 +18,8 @@ pub struct RecordedRequest {
     pub query: Vec<(String, String)>,
     /// The `Content-Type` header, when sent.
     pub content_type: Option<String>,
+    /// The `Accept` header, when sent.
+    pub accept: Option<String>,
 }
 
 impl RecordedRequest {

@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{client, eventually};
+use informer_runtime::client::Config;
 use informer_runtime::projection::ViewMeta;
 use informer_runtime::{
-    CacheMode, Deleted, InformerFactory, Meta, ResourceEventHandlerFuncs, Selector,
+    CacheMode, Client, Deleted, InformerFactory, Meta, ResourceEventHandlerFuncs, Selector,
 };
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::Pod;
@@ -441,5 +442,82 @@ async fn a_view_with_lean_metadata_syncs_indexes_and_follows_changes() {
     .await;
     assert_eq!(lister.list(&Selector::everything()).len(), PODS - 1);
     factory.shutdown().await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projections_read_protobuf_into_what_their_json_gives() {
+    let server = server().await;
+    let protobuf = SharedInformerFactory::builder(client(&server.url())).build();
+    let mut config = Config::new(server.url());
+    config.disable_protobuf = true;
+    let json = SharedInformerFactory::builder(Client::new(config).unwrap()).build();
+    let (views, json_views) = (
+        protobuf.core().v1().pods().projected::<PodView>(),
+        json.core().v1().pods().projected::<PodView>(),
+    );
+    let (lean, json_lean) = (
+        protobuf.core().v1().pods().projected::<LeanPodView>(),
+        json.core().v1().pods().projected::<LeanPodView>(),
+    );
+    synced(&protobuf).await;
+    synced(&json).await;
+    let sorted = |mut views: Vec<Arc<PodView>>| {
+        views.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        views
+    };
+    let lean_sorted = |mut views: Vec<Arc<LeanPodView>>| {
+        views.sort_by(|a, b| a.metadata.name().cmp(&b.metadata.name()));
+        views
+    };
+    let everything = Selector::everything();
+    assert_eq!(views.lister().list(&everything).len(), PODS);
+    assert_eq!(
+        sorted(views.lister().list(&everything)),
+        sorted(json_views.lister().list(&everything))
+    );
+    assert_eq!(
+        lean_sorted(lean.lister().list(&everything)),
+        lean_sorted(json_lean.lister().list(&everything))
+    );
+
+    // A change arrives over both watches alike.
+    let mut pod = server.get("pods", Some("ns-0"), "pod-0").unwrap();
+    pod["status"]["phase"] = json!("Succeeded");
+    server.update_status("pods", None, pod).unwrap();
+    let phase = |views: &informer_runtime::ProjectedInformer<PodView>| {
+        views
+            .lister()
+            .namespaced("ns-0")
+            .get("pod-0")
+            .and_then(|v| v.status.as_ref()?.phase.clone())
+    };
+    eventually("the new phase in both", || {
+        phase(&views).as_deref() == Some("Succeeded")
+            && phase(&json_views).as_deref() == Some("Succeeded")
+    })
+    .await;
+    assert_eq!(
+        sorted(views.lister().list(&everything)),
+        sorted(json_views.lister().list(&everything))
+    );
+
+    // One factory asked for protobuf, the other for JSON only.
+    let accepts: std::collections::BTreeSet<String> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/api/v1/pods")
+        .filter_map(|r| r.accept)
+        .collect();
+    assert_eq!(
+        accepts,
+        [
+            "application/json".to_owned(),
+            "application/vnd.kubernetes.protobuf, application/json".to_owned(),
+        ]
+        .into()
+    );
+    protobuf.shutdown().await;
+    json.shutdown().await;
     server.shutdown().await;
 }
