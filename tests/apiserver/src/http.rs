@@ -55,17 +55,21 @@ fn accept_header<B>(req: &Request<B>) -> &str {
         .unwrap_or_default()
 }
 
-/// The `Status` answer for `e`, in protobuf when `accept` prefers it: kube-apiserver writes
-/// errors through `responsewriters.ErrorNegotiated`, whose serializers (custom resources'
-/// included) all write a `Status` in protobuf.
+/// The `Status` answer for `e`, in protobuf or YAML when `accept` prefers it: kube-apiserver
+/// writes errors through `responsewriters.ErrorNegotiated`, whose serializers (custom
+/// resources' included) all write a `Status` in protobuf.
 pub(crate) fn status_response(e: &StatusError, accept: &str) -> Response<Body> {
     let code = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let protobuf = (protobuf::negotiate(accept, true) == Media::Protobuf)
         .then(|| protobuf::status_body(e))
         .flatten();
-    let mut resp = match protobuf {
-        Some(body) => typed_response(code, protobuf::MEDIA_TYPE, Body::full(body)),
-        None => json_response(code, Body::full(e.to_bytes())),
+    let yaml = (protobuf::negotiate(accept, true) == Media::Yaml)
+        .then(|| json_to_yaml(&e.to_bytes()).ok())
+        .flatten();
+    let mut resp = match (protobuf, yaml) {
+        (Some(body), _) => typed_response(code, protobuf::MEDIA_TYPE, Body::full(body)),
+        (None, Some(yaml)) => typed_response(code, protobuf::YAML_MEDIA_TYPE, Body::full(yaml)),
+        (None, None) => json_response(code, Body::full(e.to_bytes())),
     };
     if let Some(secs) = e.retry_after {
         resp.headers_mut()
@@ -635,8 +639,16 @@ async fn resource_request(
         Media::NotAcceptable => {
             return Err(StatusError::not_acceptable(&protobuf::SERVED_MEDIA_TYPES))
         }
+        // YAML has no stream serializer: kube-apiserver's watch negotiation refuses it.
+        Media::Yaml if verb == "watch" => {
+            return Err(StatusError::not_acceptable(&protobuf::SERVED_MEDIA_TYPES))
+        }
         media => media,
     };
+    // A YAML answer is the JSON one converted, as kube-apiserver's YAML serializer converts
+    // the JSON it encodes.
+    let yaml = media == Media::Yaml;
+    let media = if yaml { Media::Json } else { media };
     let switch = req
         .extensions()
         .get::<CutSwitch>()
@@ -723,21 +735,20 @@ async fn resource_request(
                 } else {
                     StatusCode::OK
                 };
-                return Ok(with_warnings(
-                    object_response(code, spec, &obj, media),
-                    &opts,
-                ));
-            }
-            let body = read_json(req).await?;
-            let patch = Patch::from_request(&content_type, body, spec, sub)?;
-            let opts = write_options(query, "PatchOptions", &user_agent, false)?;
-            if sub == Some("scale") {
+                with_warnings(object_response(code, spec, &obj, media), &opts)
+            } else if sub == Some("scale") {
+                let body = read_json(req).await?;
+                let patch = Patch::from_request(&content_type, body, spec, sub)?;
+                let opts = write_options(query, "PatchOptions", &user_agent, false)?;
                 let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
                     patch.apply(&mut current)?;
                     Ok(current)
                 })?;
                 json_value(&scale)
             } else {
+                let body = read_json(req).await?;
+                let patch = Patch::from_request(&content_type, body, spec, sub)?;
+                let opts = write_options(query, "PatchOptions", &user_agent, false)?;
                 let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
                 with_warnings(object_response(StatusCode::OK, spec, &obj, media), &opts)
             }
@@ -778,7 +789,36 @@ async fn resource_request(
             }
         }
     };
-    Ok(resp)
+    if yaml {
+        yaml_response(resp).await
+    } else {
+        Ok(resp)
+    }
+}
+
+/// `resp`, a JSON answer, as YAML: keys in order and block style, as Go's `sigs.k8s.io/yaml`
+/// writes them.
+async fn yaml_response(resp: Response<Body>) -> Result<Response<Body>, StatusError> {
+    let (mut parts, body) = resp.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map_err(|e| StatusError::internal(&format!("reading the answer: {e}")))?
+        .to_bytes();
+    let yaml = json_to_yaml(&bytes)?;
+    parts.headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(protobuf::YAML_MEDIA_TYPE),
+    );
+    parts.headers.remove(hyper::header::CONTENT_LENGTH);
+    Ok(Response::from_parts(parts, Body::full(yaml)))
+}
+
+fn json_to_yaml(json: &[u8]) -> Result<String, StatusError> {
+    let value: Value = serde_json::from_slice(json)
+        .map_err(|e| StatusError::internal(&format!("the answer is not JSON: {e}")))?;
+    serde_yaml_ng::to_string(&value)
+        .map_err(|e| StatusError::internal(&format!("writing the answer as YAML: {e}")))
 }
 
 /// The `Status` of `Success` a delete answers with for resources that do not return the

@@ -87,6 +87,7 @@ mod crd;
 mod cut;
 mod defaults;
 pub mod error;
+mod eventually;
 pub mod faults;
 mod filter;
 pub mod fixtures;
@@ -123,6 +124,7 @@ mod wire;
 
 pub use crd::CrdSchema;
 pub use error::Error;
+pub use eventually::eventually;
 pub use faults::{FaultTarget, Faults};
 #[cfg(feature = "client")]
 pub use harness::{client_or_embedded, Embedded, HarnessError, TestEnv, TestEnvBuilder};

@@ -43,11 +43,16 @@ const LIST_META: &str = "apimachinery.pkg.apis.meta.v1.ListMeta";
 /// for it.
 const GO_ZERO_TIME: i64 = -62_135_596_800;
 
+/// The `Content-Type` of a YAML answer.
+pub(crate) const YAML_MEDIA_TYPE: &str = "application/yaml";
+
 /// What an answer is written as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Media {
-    /// JSON (also what `*/*`, `application/*`, YAML and no `Accept` get here, as before).
+    /// JSON (also what `*/*`, `application/*` and no `Accept` get).
     Json,
+    /// `application/yaml` (gets, lists and write answers; a watch refuses it).
+    Yaml,
     /// `application/vnd.kubernetes.protobuf`.
     Protobuf,
     /// Nothing the resource serves was asked for: 406.
@@ -57,8 +62,8 @@ pub(crate) enum Media {
 /// Negotiates `accept` as kube-apiserver's `NegotiateMediaTypeOptions` does: media ranges by
 /// falling `q`, then specific before wildcard, first range the resource serves wins.
 /// `protobuf_served` is false for custom resources, whose objects are never protobuf. A range
-/// with `as=` (`PartialObjectMetadata`, `Table`) is left to the JSON path. An `Accept` naming
-/// protobuf and nothing else served is not acceptable; any other unknown `Accept` stays JSON.
+/// with `as=` (`PartialObjectMetadata`, `Table`) is left to the JSON path. No `Accept` is
+/// JSON; one naming nothing served is not acceptable.
 pub(crate) fn negotiate(accept: &str, protobuf_served: bool) -> Media {
     let mut ranges: Vec<(f64, bool, bool, &str, bool)> = Vec::new();
     for range in accept.split(',') {
@@ -80,7 +85,9 @@ pub(crate) fn negotiate(accept: &str, protobuf_served: bool) -> Media {
     }
     // Stable, as goautoneg's insertion sort is for the few ranges a client sends.
     ranges.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let mut asked_protobuf = false;
+    if ranges.is_empty() {
+        return Media::Json;
+    }
     for (q, _, _, media, conversion) in ranges {
         if q <= 0.0 {
             continue;
@@ -89,19 +96,13 @@ pub(crate) fn negotiate(accept: &str, protobuf_served: bool) -> Media {
             return Media::Json;
         }
         match media {
-            "application/json" | "application/yaml" | "*/*" | "application/*" => {
-                return Media::Json
-            }
+            "application/json" | "*/*" | "application/*" => return Media::Json,
+            YAML_MEDIA_TYPE => return Media::Yaml,
             MEDIA_TYPE if protobuf_served => return Media::Protobuf,
-            MEDIA_TYPE => asked_protobuf = true,
             _ => {}
         }
     }
-    if asked_protobuf {
-        Media::NotAcceptable
-    } else {
-        Media::Json
-    }
+    Media::NotAcceptable
 }
 
 /// Whether kube-apiserver would serve `spec`'s objects in protobuf: a resource of a built-in
@@ -915,7 +916,18 @@ mod tests {
             ),
             Media::Json
         );
-        assert_eq!(negotiate("text/plain", true), Media::Json);
+        // Nothing served asked for: 406, as kube-apiserver answers; no Accept is JSON.
+        assert_eq!(negotiate("text/plain", true), Media::NotAcceptable);
+        assert_eq!(
+            negotiate("application/json;q=0", true),
+            Media::NotAcceptable
+        );
+        assert_eq!(negotiate(" ", true), Media::Json);
+        assert_eq!(negotiate("application/yaml", false), Media::Yaml);
+        assert_eq!(
+            negotiate(&format!("application/yaml;q=0.8, {pb}"), true),
+            Media::Protobuf
+        );
     }
 
     #[test]

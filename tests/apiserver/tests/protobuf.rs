@@ -503,6 +503,60 @@ async fn objects_the_table_cannot_carry_are_answered_in_json() {
 }
 
 #[tokio::test]
+async fn yaml_for_gets_and_lists_not_for_watches_and_406_for_what_is_not_served() {
+    let server = start().await;
+    server
+        .create("configmaps", Some("shop"), config_map("settings"))
+        .expect("created");
+    let object = "/api/v1/namespaces/shop/configmaps/settings";
+    let list = "/api/v1/namespaces/shop/configmaps";
+    for path in [object, list] {
+        let (code, content_type, body) = get(&server, path, "application/yaml").await;
+        assert_eq!(
+            (code, content_type.as_str()),
+            (200, "application/yaml"),
+            "{path}"
+        );
+        let (_, _, json) = get(&server, path, "application/json").await;
+        let from_yaml: Value = serde_yaml_ng::from_slice(&body).expect("the answer is YAML");
+        let from_json: Value = serde_json::from_slice(&json).expect("JSON");
+        assert_eq!(from_yaml, from_json, "{path}");
+    }
+    let (_, _, body) = get(&server, object, "application/yaml").await;
+    let text = String::from_utf8(body).expect("UTF-8");
+    assert!(text.starts_with("apiVersion: v1\nbinaryData:\n"), "{text}");
+
+    // An error answered in YAML is the same Status.
+    let (code, content_type, body) = get(
+        &server,
+        "/api/v1/namespaces/shop/configmaps/missing",
+        "application/yaml",
+    )
+    .await;
+    assert_eq!((code, content_type.as_str()), (404, "application/yaml"));
+    let status: Value = serde_yaml_ng::from_slice(&body).expect("YAML");
+    assert_eq!(status["reason"], "NotFound");
+
+    // No stream serializer for YAML (the error itself is negotiated as any error is, so it is
+    // YAML); nothing served for text/plain (a JSON error).
+    let watch = format!("{list}?watch=true");
+    let not_acceptable = "only the following media types are accepted: application/json, \
+                          application/yaml, application/vnd.kubernetes.protobuf";
+    for (path, accept, error_type) in [
+        (watch.as_str(), "application/yaml", "application/yaml"),
+        (object, "text/plain", "application/json"),
+        (list, "text/html, image/png", "application/json"),
+    ] {
+        let (code, content_type, body) = get(&server, path, accept).await;
+        assert_eq!((code, content_type.as_str()), (406, error_type), "{accept}");
+        let status: Value = serde_yaml_ng::from_slice(&body).expect("a Status");
+        assert_eq!(status["reason"], "NotAcceptable", "{accept}");
+        assert_eq!(status["message"], not_acceptable, "{accept}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_protobuf_request_body_is_unsupported() {
     let server = start().await;
     let resp = http()
