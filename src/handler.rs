@@ -8,7 +8,11 @@ use crate::object::{object_key, Object};
 
 /// A deleted object: its last known state, or only its key and last cached state when
 /// the deletion was inferred from a relist (client-go's `DeletedFinalStateUnknown`).
+///
+/// More variants may come (as [`Deleted::LeftShard`] did): a `match` needs a wildcard arm,
+/// and [`object`](Deleted::object) and [`key`](Deleted::key) answer for every variant.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Deleted<K> {
     /// The object as the DELETED event carried it.
     Object(Arc<K>),
@@ -65,7 +69,7 @@ impl<K> Clone for Deleted<K> {
     }
 }
 
-impl<K: Object> Deleted<K> {
+impl<K> Deleted<K> {
     /// The last known state of the deleted object.
     pub fn object(&self) -> &Arc<K> {
         match self {
@@ -80,7 +84,9 @@ impl<K: Object> Deleted<K> {
     pub fn left_shard(&self) -> bool {
         matches!(self, Deleted::LeftShard { .. })
     }
+}
 
+impl<K: Object> Deleted<K> {
     /// The store key of the deleted object.
     pub fn key(&self) -> String {
         match self {

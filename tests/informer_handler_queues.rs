@@ -20,7 +20,7 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use test_apiserver::{RunningServer, TestApiServer};
+use test_apiserver::{eventually, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 /// Distinct objects the writes cycle over.
@@ -32,17 +32,6 @@ fn informer(server: &RunningServer) -> SharedIndexInformer<ConfigMap> {
         .name("ConfigMap")
         .indexers(Indexers::namespace());
     new_informer(&client, &typed::<ConfigMap>(), None, options)
-}
-
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 fn rv_of(cm: &ConfigMap) -> String {

@@ -13,23 +13,13 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::Pod;
 use support::{mebibyte_chunks, pod_json, watch_line, Reply, Server};
+use test_apiserver::eventually;
 use tokio_util::sync::CancellationToken;
 
 async fn within<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(60), f)
         .await
         .expect("test hung")
-}
-
-async fn eventually(what: &str, cond: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 fn informer(client: &Client, options: InformerOptions<Pod>) -> SharedIndexInformer<Pod> {

@@ -17,6 +17,7 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::Pod;
 use support::{status, Reply, Seen, Server};
+use test_apiserver::eventually;
 use tokio_util::sync::CancellationToken;
 
 fn param(seen: &Seen, name: &str) -> Option<String> {
@@ -65,17 +66,6 @@ fn informer_with(
     new_informer(&client, &typed::<Pod>(), None, configure(options))
 }
 
-async fn eventually(what: &str, cond: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 type Log = Arc<Mutex<Vec<String>>>;
 
 /// (is a watch, resourceVersion, limit, continue) of one request.
@@ -106,6 +96,7 @@ fn recording_handler(log: &Log) -> ResourceEventHandlerFuncs<Pod> {
                 Deleted::LeftShard { key, last_known } => {
                     format!("left {key} {}", name(last_known))
                 }
+                other => format!("unknown {} {}", other.key(), name(other.object())),
             };
             d.lock().unwrap().push(line);
         })

@@ -20,7 +20,7 @@ use informer_runtime::{
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
 use k8s_openapi::Metadata;
 use serde_json::{json, Value};
-use test_apiserver::{RunningServer, TestApiServer};
+use test_apiserver::{eventually, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 const NAMESPACES: [&str; 6] = ["ns-0", "ns-1", "ns-2", "ns-3", "ns-4", "ns-5"];
@@ -108,17 +108,6 @@ where
     new_informer(&client, &typed::<K>(), None, options)
 }
 
-async fn eventually(what: &str, cond: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 /// Every notification a handler got: `add ns/name`, `update ns/name`, `delete ns/name`.
 type Log = Arc<Mutex<Vec<String>>>;
 
@@ -135,13 +124,7 @@ fn record(informer: &SharedIndexInformer<ConfigMap>) -> Log {
                 push(&u, format!("update {}", object_key(cm.as_ref())))
             })
             .on_delete(move |deleted: &Deleted<ConfigMap>| {
-                let key = match deleted {
-                    Deleted::Object(cm) => object_key(cm.as_ref()),
-                    Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. } => {
-                        key.clone()
-                    }
-                };
-                push(&d, format!("delete {key}"));
+                push(&d, format!("delete {}", deleted.key()));
             }),
     );
     log

@@ -14,7 +14,7 @@ use informer_runtime::{Client, InformerFactory, ResourceEventHandlerFuncs};
 use informers::SharedInformerFactory;
 use k8s_openapi::api::core::v1::ConfigMap;
 use serde_json::json;
-use test_apiserver::{FaultTarget, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, TestApiServer};
 
 /// Threads named like the runtime's handler threads (`informer-handler-N`, cut to the 15
 /// bytes Linux keeps).
@@ -26,14 +26,6 @@ fn handler_threads() -> usize {
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
         .filter(|name| name.starts_with("informer-handle"))
         .count()
-}
-
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
 }
 
 /// A handler whose callbacks take `cost`, recording whether one is running and how many ran.

@@ -13,7 +13,7 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::ConfigMap;
 use serde_json::json;
-use test_apiserver::{RunningServer, TestApiServer};
+use test_apiserver::{eventually, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 fn informer(
@@ -27,17 +27,6 @@ fn informer(
         None,
         options.indexers(Indexers::namespace()),
     )
-}
-
-async fn eventually(what: &str, cond: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 fn config_map(name: &str, v: u32) -> serde_json::Value {

@@ -66,6 +66,8 @@ impl<K: Object> ResourceEventHandler<K> for Enqueue<K> {
                     ObjectRef::from_obj(last_known.as_ref())
                 }
             },
+            // A kind of deletion this version does not know: queue the object to reconcile.
+            other => ObjectRef::from_obj(other.object().as_ref()),
         };
         self.queue.add(key);
     }

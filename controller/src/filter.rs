@@ -126,14 +126,7 @@ where
                 (true, false) => Some(Event::Deleted(Deleted::Object(old))),
                 (false, false) => None,
             },
-            Event::Deleted(d) => {
-                let last = match &d {
-                    Deleted::Object(o) => o,
-                    Deleted::FinalStateUnknown { last_known, .. }
-                    | Deleted::LeftShard { last_known, .. } => last_known,
-                };
-                pass(last).then_some(Event::Deleted(d))
-            }
+            Event::Deleted(d) => pass(d.object()).then_some(Event::Deleted(d)),
         }
     }
 }

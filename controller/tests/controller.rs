@@ -15,7 +15,7 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use serde_json::json;
-use test_apiserver::{FaultTarget, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, TestApiServer};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -188,15 +188,6 @@ where
         None,
         options.indexers(Indexers::namespace()),
     )
-}
-
-/// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,8 +21,8 @@ use k8s_openapi::api::core::v1::ConfigMap;
 use k8s_openapi::api::rbac::v1::ClusterRole;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::{json, Value};
-use test_apiserver::{RunningServer, TestApiServer};
-use tokio::time::{timeout, Instant};
+use test_apiserver::{eventually, RunningServer, TestApiServer};
+use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
 fn informer<K>(url: &str) -> SharedIndexInformer<K>
@@ -43,15 +43,6 @@ where
         move |o: ListOptions| Api::<K>::all(c2.clone()).watch(&o),
     );
     SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
-}
-
-/// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 /// Every key the queue hands out until it stays empty for a moment.

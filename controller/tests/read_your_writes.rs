@@ -16,18 +16,8 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::ConfigMap;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
-use tokio::time::Instant;
+use test_apiserver::{eventually, FaultTarget, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
-
-/// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
 
 /// Reconciles of the one key before it stops asking to come back.
 const ROUNDS: u64 = 3;

@@ -16,9 +16,8 @@ use informer_runtime::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, RunningServer, TestApiServer};
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 const OBJECTS: usize = 10_000;
@@ -78,15 +77,6 @@ fn election() -> LeaderElectionConfig {
         retry_period: Duration::from_millis(200),
         release_on_cancel: true,
         name: "warm".into(),
-    }
-}
-
-/// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 

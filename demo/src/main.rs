@@ -101,6 +101,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
                     Deleted::LeftShard { key, .. } => {
                         println!("  event: pod {key} left this replica's shard")
                     }
+                    other => println!("  event: deleted pod {}", other.key()),
                 }
                 d.deleted.fetch_add(1, Ordering::Release);
             }),

@@ -54,6 +54,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
                 Deleted::Object(pod) => eprintln!("deleted {}", name_of(pod)),
                 Deleted::FinalStateUnknown { key, .. } => eprintln!("deleted {key} (missed)"),
                 Deleted::LeftShard { key, .. } => eprintln!("{key} left this replica's shard"),
+                other => eprintln!("deleted {}", other.key()),
             }),
     );
 

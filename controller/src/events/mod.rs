@@ -91,8 +91,9 @@ impl Reporter {
     }
 }
 
-/// The `type` of an Event.
+/// The `type` of an Event. Kubernetes defines `Normal` and `Warning` and may add more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EventType {
     /// Something expected happened.
     Normal,

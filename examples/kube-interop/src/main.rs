@@ -98,6 +98,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
                     Deleted::LeftShard { key, .. } => {
                         println!("  event: widget {key} left this replica's shard")
                     }
+                    other => println!("  event: deleted widget {}", other.key()),
                 }
                 d.deleted.fetch_add(1, Ordering::Release);
             }),

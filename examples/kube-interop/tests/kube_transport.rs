@@ -20,7 +20,7 @@ use kube_informers::{
 };
 use kube_interop::Widget;
 use serde_json::json;
-use test_apiserver::{fixtures, FaultTarget, RunningServer, TestApiServer};
+use test_apiserver::{eventually, fixtures, FaultTarget, RunningServer, TestApiServer};
 
 /// A kube::Client from `yaml`, a kubeconfig.
 async fn kube_client_from(yaml: &str) -> kube::Client {
@@ -34,16 +34,6 @@ async fn kube_client_from(yaml: &str) -> kube::Client {
 /// Our client over a kube::Client from the server's kubeconfig.
 async fn client(server: &RunningServer) -> Client {
     Client::from_kube(kube_client_from(&server.kubeconfig_yaml()).await)
-}
-
-async fn eventually(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..1000 {
-        if done() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 /// Every event a handler saw, as text, in order.
@@ -78,13 +68,7 @@ where
             })
             .on_update(move |_old: &Arc<K>, new: &Arc<K>| u.push(format!("update {}", key(&**new))))
             .on_delete(move |gone: &Deleted<K>| {
-                let k = match gone {
-                    Deleted::Object(o) => key(&**o),
-                    Deleted::FinalStateUnknown { key, .. } | Deleted::LeftShard { key, .. } => {
-                        key.clone()
-                    }
-                };
-                d.push(format!("delete {k}"));
+                d.push(format!("delete {}", gone.key()));
             }),
     );
 }

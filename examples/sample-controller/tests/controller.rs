@@ -14,10 +14,9 @@ use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{Foo, SampleController};
 use serde_json::json;
 use support::{
-    available, client, create_foo, deployment, eventually, foo, replicas, server, Running,
-    DEPLOYMENTS, FOOS,
+    available, client, create_foo, deployment, foo, replicas, server, Running, DEPLOYMENTS, FOOS,
 };
-use test_apiserver::{FaultTarget, RunningServer};
+use test_apiserver::{eventually, FaultTarget, RunningServer};
 
 /// Runs a controller over `queue` against `server` until stopped.
 fn start(server: &RunningServer, queue: WorkQueue<ObjectRef>) -> Running<()> {

@@ -5,8 +5,8 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{client, create_foo, eventually, Running, DEPLOYMENTS, FOOS};
-use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
+use support::{client, create_foo, Running, DEPLOYMENTS, FOOS};
+use test_apiserver::{eventually, ResourceSpec, RunningServer, TestApiServer};
 
 use sample_controller::SampleController;
 

@@ -8,8 +8,8 @@ use std::time::Duration;
 use kube_informers::leader_election::{LeaderElectionConfig, LeaseLock};
 use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{run_leader_elected, Error, SampleController};
-use support::{client, create_foo, deployment, eventually, server, Running, LEASES};
-use test_apiserver::RunningServer;
+use support::{client, create_foo, deployment, server, Running, LEASES};
+use test_apiserver::{eventually, RunningServer};
 
 const NS: &str = "shop";
 const LEASE: &str = "sample-controller";

@@ -10,8 +10,8 @@ use std::time::Duration;
 use kube_informers::controller::sharding::{ShardRing, ShardRingConfig};
 use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{Error, SampleController};
-use support::{available, client, create_foo, deployment, eventually, foo, server, Running};
-use test_apiserver::RunningServer;
+use support::{available, client, create_foo, deployment, foo, server, Running};
+use test_apiserver::{eventually, RunningServer};
 
 const FOOS_PER_NAMESPACE: usize = 30;
 const NAMESPACES: [&str; 3] = ["ns-0", "ns-1", "ns-2"];

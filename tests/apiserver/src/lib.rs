@@ -19,6 +19,9 @@
 //! # Ok(()) }
 //! ```
 //!
+//! [`eventually`] waits in a test for what an informer, a controller or the server's
+//! background work will have done.
+//!
 //! # Throughput
 //!
 //! Objects are stored as serialised bytes and lists and watch events are written from

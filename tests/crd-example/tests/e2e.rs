@@ -15,7 +15,7 @@ use kube_informers::{
     Client, InformerFactory, MetadataSharedInformerFactory, ResourceEventHandlerFuncs, Selector,
 };
 use serde_json::{json, Value};
-use test_apiserver::{ResourceSpec, RunningServer, TestApiServer};
+use test_apiserver::{eventually, ResourceSpec, RunningServer, TestApiServer};
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -72,18 +72,6 @@ async fn server() -> RunningServer {
         .start()
         .await
         .unwrap()
-}
-
-/// Polls `check` until it holds (generous deadline: the machine is noisy).
-async fn eventually(what: &str, check: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    while !check() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

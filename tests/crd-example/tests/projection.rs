@@ -13,7 +13,7 @@ use kube_informers::projection::ViewMeta;
 use kube_informers::{Client, InformerFactory, Selector};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use test_apiserver::{ResourceSpec, TestApiServer};
+use test_apiserver::{eventually, ResourceSpec, TestApiServer};
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -45,17 +45,6 @@ fn certificate(name: &str, secret: &str) -> Value {
     value["metadata"] = json!({"name": name, "labels": {"team": "shop"}});
     value["spec"]["secretName"] = json!(secret);
     value
-}
-
-async fn eventually(what: &str, check: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + TIMEOUT;
-    while !check() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

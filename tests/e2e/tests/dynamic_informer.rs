@@ -7,7 +7,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{client, eventually};
+use common::client;
 use informer_runtime::discovery::Discovery;
 use informer_runtime::dynamic::{DynamicObject, DynamicSharedInformerFactory};
 use informer_runtime::{
@@ -15,7 +15,7 @@ use informer_runtime::{
 };
 use k8s_openapi::api::core::v1::{Node, Pod};
 use test_apiserver::resource::ResourceSpec;
-use test_apiserver::{fixtures, TestApiServer};
+use test_apiserver::{eventually, fixtures, TestApiServer};
 
 const SYNC: Duration = Duration::from_secs(60);
 

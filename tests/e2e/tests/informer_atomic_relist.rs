@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{client, eventually, informer_with, Replay};
+use common::{client, informer_with, Replay};
 use informer_runtime::{InformerOptions, Lister, Selector};
 use k8s_openapi::api::core::v1::ConfigMap;
 use serde_json::json;
-use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 const OLD: usize = 200;

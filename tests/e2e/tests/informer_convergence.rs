@@ -8,11 +8,11 @@ mod common;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::{cache_state, client, eventually, informer, Replay};
+use common::{cache_state, client, informer, Replay};
 use k8s_openapi::api::core::v1::ConfigMap;
 use proptest::prelude::*;
 use serde_json::json;
-use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Clone, Debug)]

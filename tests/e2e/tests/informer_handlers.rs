@@ -5,11 +5,11 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{client, eventually, informer, Replay};
+use common::{client, informer, Replay};
 use informer_runtime::ResourceEventHandlerFuncs;
 use k8s_openapi::api::core::v1::ConfigMap;
 use serde_json::json;
-use test_apiserver::TestApiServer;
+use test_apiserver::{eventually, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

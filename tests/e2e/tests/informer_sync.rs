@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{cache_state, client, eventually, informer, informer_with, Replay};
+use common::{cache_state, client, informer, informer_with, Replay};
 use informer_runtime::{InformerOptions, Lister, Selector};
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use serde_json::json;
-use test_apiserver::{FaultTarget, RunningServer, TestApiServer};
+use test_apiserver::{eventually, FaultTarget, RunningServer, TestApiServer};
 use tokio_util::sync::CancellationToken;
 
 fn server_state(

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{client, eventually};
+use common::client;
 use informer_runtime::dynamic::ResourceInformer;
 use informer_runtime::metadata;
 use informer_runtime::metadata::{
@@ -22,7 +22,7 @@ use informers::{MetadataGroups, SharedInformerFactory};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
-use test_apiserver::{fixtures, TestApiServer};
+use test_apiserver::{eventually, fixtures, TestApiServer};
 
 const SYNC: Duration = Duration::from_secs(60);
 

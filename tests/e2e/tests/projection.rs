@@ -11,7 +11,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{client, eventually};
+use common::client;
 use informer_runtime::client::Config;
 use informer_runtime::projection::ViewMeta;
 use informer_runtime::{
@@ -22,7 +22,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use test_apiserver::{fixtures, RunningServer, TestApiServer};
+use test_apiserver::{eventually, fixtures, RunningServer, TestApiServer};
 
 const SYNC: Duration = Duration::from_secs(60);
 /// Seeded Pods `pod-{i}`: in `ns-{i % 2}`, tier `["web", "api", "db"][i % 3]`.
@@ -129,6 +129,7 @@ async fn a_projection_syncs_indexes_and_delivers_views() {
                     Deleted::Object(v) => v.metadata.name.clone().unwrap_or_default(),
                     Deleted::FinalStateUnknown { key, .. } => format!("unknown {key}"),
                     Deleted::LeftShard { key, .. } => format!("left {key}"),
+                    other => format!("unknown {}", other.key()),
                 };
                 on_delete.lock().unwrap().push(format!("delete {name}"));
             }),

@@ -5,7 +5,6 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use std::future::Future;
-use std::time::Duration;
 
 use kube_informers::client::Config;
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
@@ -70,18 +69,6 @@ pub fn replicas(deployment: &Deployment) -> Option<i32> {
 
 pub fn available(foo: &Foo) -> Option<i32> {
     foo.status.as_ref().and_then(|s| s.available_replicas)
-}
-
-/// Polls `cond` every 20 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-pub async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// A task running until its token is cancelled.

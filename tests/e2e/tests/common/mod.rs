@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use informer_runtime::client::Config;
 use informer_runtime::object::object_key;
@@ -53,18 +52,6 @@ where
         None,
         options.indexers(Indexers::namespace()),
     )
-}
-
-/// Polls `cond` every 10 ms; panics naming `what` after 60 s (a hang guard, not a speed check).
-pub async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
 }
 
 /// What a [`Replay`] handler has seen.
