@@ -482,3 +482,61 @@ async fn transport_and_credential_failures_are_our_errors() {
     factory.shutdown().await;
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protobuf_goes_over_kube_too() {
+    // Through kube's transport, built-ins negotiate kube-apiserver's protobuf as over ours:
+    // the generated informer of Pods and a typed `Api` with the decoders.
+    let server = TestApiServer::builder()
+        .tls(true)
+        .token("interop-token")
+        .seed_pods(300)
+        .seed_namespaces(3)
+        .start()
+        .await
+        .unwrap();
+    let client = client(&server).await;
+    let factory = SharedInformerFactory::new(client.clone());
+    let pods = factory.core().v1().pods();
+    factory.start();
+    tokio::time::timeout(Duration::from_secs(60), factory.wait_for_cache_sync())
+        .await
+        .expect("sync hung")
+        .unwrap();
+    let from_protobuf = Api::<Pod>::namespaced(client.clone(), "ns-1")
+        .with_protobuf(kube_informers::protobuf::decoders())
+        .get("pod-1")
+        .await
+        .unwrap();
+    let from_json = Api::<Pod>::namespaced(client, "ns-1")
+        .get("pod-1")
+        .await
+        .unwrap();
+    assert_eq!(from_protobuf, from_json);
+    let cached = pods.lister().pods("ns-1").get("pod-1").expect("cached");
+    assert_eq!(cached.spec, from_json.spec);
+    assert_eq!(pods.lister().list(&Selector::everything()).len(), 300);
+
+    let protobuf = "application/vnd.kubernetes.protobuf, application/json";
+    let accepts: Vec<(String, String)> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.contains("/pods"))
+        .map(|r| (r.path, r.accept.unwrap_or_default()))
+        .collect();
+    assert!(
+        accepts
+            .iter()
+            .any(|(path, accept)| path == "/api/v1/pods" && accept == protobuf),
+        "{accepts:?}"
+    );
+    assert!(
+        accepts.contains(&(
+            "/api/v1/namespaces/ns-1/pods/pod-1".to_owned(),
+            protobuf.to_owned()
+        )),
+        "{accepts:?}"
+    );
+    factory.shutdown().await;
+    server.shutdown().await;
+}
