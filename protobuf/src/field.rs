@@ -108,6 +108,9 @@ pub fn repeated<C: Codec>(
         return Ok(());
     }
     check(C::WIRE, wire, r, name)?;
+    if slot.is_empty() {
+        slot.reserve_exact(r.run_length());
+    }
     let index = slot.len();
     let value = C::decode(r, wire).map_err(|e| e.at_index(index).in_field(name))?;
     slot.extend(value);
@@ -329,6 +332,40 @@ mod tests {
         assert_eq!(doubles, [1.5, -0.5, 2.0]);
         assert_eq!(bools, Some(vec![true, false, true, false]));
         assert_eq!(strings, ["a", "b"]);
+    }
+
+    #[test]
+    fn a_repeated_run_gets_its_exact_capacity() {
+        // As the JSON decoder sizes a `Vec` by its array: a cached object holds no spare room.
+        let bytes = Enc::new()
+            .string(1, "a")
+            .string(1, "b")
+            .string(1, "c")
+            .string(2, "x")
+            .string(1, "d")
+            .finish();
+        let (mut strings, mut other) = (Vec::new(), Vec::new());
+        each(&bytes, DecodeOptions::default(), |n, w, r| match n {
+            1 => repeated::<Str>(&mut strings, w, r, "strings"),
+            _ => repeated::<Str>(&mut other, w, r, "other"),
+        })
+        .unwrap();
+        assert_eq!(strings, ["a", "b", "c", "d"]);
+        assert_eq!(other, ["x"]);
+        assert_eq!(other.capacity(), 1);
+        // The run of three was reserved exactly; the straggler grew it as any push would.
+        assert!(strings.capacity() >= 4);
+        let mut three = Vec::new();
+        let run = Enc::new()
+            .string(1, "a")
+            .string(1, "b")
+            .string(1, "c")
+            .finish();
+        each(&run, DecodeOptions::default(), |_, w, r| {
+            repeated::<Str>(&mut three, w, r, "strings")
+        })
+        .unwrap();
+        assert_eq!((three.len(), three.capacity()), (3, 3));
     }
 
     #[test]

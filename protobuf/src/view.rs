@@ -483,6 +483,11 @@ struct Items<'a> {
 impl<'de> de::SeqAccess<'de> for Items<'_> {
     type Error = DecodeError;
 
+    // Exact unless packed runs hold several values each: serde sizes the `Vec` by it.
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.occurrences.len())
+    }
+
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,

@@ -108,6 +108,26 @@ impl<'a> Reader<'a> {
         self.field_start
     }
 
+    /// How many values of the current field follow one another from it on, this one included:
+    /// Go writes a repeated field's values together, so a `Vec` can be given its exact
+    /// capacity up front, as the JSON decoder gives it (it knows each array's length).
+    pub(crate) fn run_length(&self) -> usize {
+        let mut peek = self.clone();
+        peek.pos = self.field_start - self.base;
+        let Ok(Some(first)) = peek.next_field() else {
+            return 1;
+        };
+        let mut n = 0;
+        while peek.skip(first.1).is_ok() {
+            n += 1;
+            match peek.next_field() {
+                Ok(Some(next)) if next == first => {}
+                _ => break,
+            }
+        }
+        n.max(1)
+    }
+
     fn error(&self, kind: ErrorKind, at: usize) -> DecodeError {
         DecodeError::new(kind, self.base + at)
     }
