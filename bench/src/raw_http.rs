@@ -80,7 +80,15 @@ pub async fn drain(url: &str) -> Result<usize, BenchError> {
 
 /// Opens a watch at `url`; returns once the server has answered with its headers.
 pub async fn open_watch(url: &str) -> Result<hyper::body::Incoming, BenchError> {
-    Ok(send("GET watch", url).await?.into_body())
+    open_watch_accepting(url, None).await
+}
+
+/// [`open_watch`] asking for `accept` (the server's default, JSON, when `None`).
+pub async fn open_watch_accepting(
+    url: &str,
+    accept: Option<&str>,
+) -> Result<hyper::body::Incoming, BenchError> {
+    Ok(send_accepting("GET watch", url, accept).await?.into_body())
 }
 
 /// Counts newline-terminated events of an open watch until `stop` says enough (called
@@ -100,6 +108,64 @@ pub async fn count_lines(
         }
     }
     Ok(lines)
+}
+
+/// Counts the length-prefixed frames of an open protobuf watch (`;stream=watch`: each
+/// event a 4-byte big-endian length and that many bytes) until `stop` says enough (called
+/// with the running count after every chunk) or the stream ends. Returns the count.
+pub async fn count_frames(
+    mut body: hyper::body::Incoming,
+    mut stop: impl FnMut(usize) -> bool,
+) -> Result<usize, BenchError> {
+    let mut frames = FrameCounter::default();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| http_err("read protobuf watch stream", "", e))?;
+        if let Some(data) = frame.data_ref() {
+            frames.push(data);
+            if stop(frames.complete) {
+                break;
+            }
+        }
+    }
+    Ok(frames.complete)
+}
+
+/// Finds protobuf watch frames in a stream however its chunks cut them, without keeping
+/// their bytes.
+#[derive(Default)]
+struct FrameCounter {
+    /// Frames seen whole.
+    complete: usize,
+    /// The length prefix read so far of the frame being started.
+    prefix: Vec<u8>,
+    /// Payload bytes of the current frame still to come.
+    remaining: usize,
+}
+
+impl FrameCounter {
+    fn push(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            if self.remaining > 0 {
+                let take = self.remaining.min(data.len());
+                self.remaining -= take;
+                data = &data[take..];
+                if self.remaining == 0 {
+                    self.complete += 1;
+                }
+                continue;
+            }
+            let take = (4 - self.prefix.len()).min(data.len());
+            self.prefix.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if let Ok(prefix) = <[u8; 4]>::try_from(self.prefix.as_slice()) {
+                self.prefix.clear();
+                self.remaining = u32::from_be_bytes(prefix) as usize;
+                if self.remaining == 0 {
+                    self.complete += 1;
+                }
+            }
+        }
+    }
 }
 
 /// Reads the first `n` newline-terminated lines of an open watch (without their `\n`).
@@ -148,6 +214,28 @@ pub fn query_value(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frames_are_counted_however_the_stream_is_cut() {
+        let mut stream = Vec::new();
+        for payload in [&b"abc"[..], b"", b"0123456789"] {
+            stream.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+            stream.extend_from_slice(payload);
+        }
+        for chunk in 1..=stream.len() {
+            let mut counter = FrameCounter::default();
+            let mut seen = Vec::new();
+            for piece in stream.chunks(chunk) {
+                counter.push(piece);
+                seen.push(counter.complete);
+            }
+            assert_eq!(counter.complete, 3, "chunks of {chunk}");
+            assert!(seen.windows(2).all(|w| w[0] <= w[1]));
+        }
+        let mut counter = FrameCounter::default();
+        counter.push(&stream[..stream.len() - 1]);
+        assert_eq!(counter.complete, 2, "the last frame is not whole yet");
+    }
 
     #[test]
     fn query_values_are_escaped() {

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use futures_util::StreamExt;
 use informer_runtime::client::Config;
+use informer_runtime::protobuf::ACCEPT;
 use informer_runtime::{Api, Client, ListOptions};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::WatchEvent;
@@ -50,11 +51,11 @@ const DECODE_PASSES: usize = 3;
 
 /// How much each part of the section does.
 #[derive(Clone, Copy, Debug)]
-struct Sizes {
+pub struct Sizes {
     /// Events per burst.
-    m: usize,
+    pub m: usize,
     /// Bursts per client; the fastest counts, as the machine is shared and noisy.
-    rounds: usize,
+    pub rounds: usize,
     /// Paced patches per latency run.
     latency_writes: usize,
     /// Events decoded per decode-floor pass.
@@ -62,7 +63,8 @@ struct Sizes {
 }
 
 impl Sizes {
-    fn new(quick: bool) -> Self {
+    /// The full sizes, or the small ones of a quick run.
+    pub fn new(quick: bool) -> Self {
         if quick {
             Self {
                 m: 5_000,
@@ -197,11 +199,11 @@ impl Probe {
 }
 
 /// What one client's runs saw.
-struct Run {
+pub struct Run {
     /// Best burst: events per second into every handler.
-    events_per_s: f64,
+    pub events_per_s: f64,
     /// CPU time of this process per event in the best burst, in µs.
-    cpu_us_per_event: f64,
+    pub cpu_us_per_event: f64,
     /// The server's write rate in its slowest burst.
     slowest_write_per_s: f64,
     p50_ms: f64,
@@ -281,10 +283,13 @@ fn listed_once(who: &str, lists: u64) -> Result<(), BenchError> {
     }
 }
 
-async fn ours(
+/// Our informer with `handlers` handlers, asking for JSON only when `disable_protobuf`
+/// (the protobuf section compares the two), through bursts and the paced run.
+pub async fn ours(
     server: &mut ServerProcess,
     sizes: Sizes,
     handlers: usize,
+    disable_protobuf: bool,
 ) -> Result<Run, BenchError> {
     let who = format!("ours, {handlers} handlers");
     server.wait_watches(0, &who).await?;
@@ -295,6 +300,7 @@ async fn ours(
         &OursOptions {
             handlers,
             on_update: Some(Arc::new(move |i, pod| p.seen(i, pod))),
+            disable_protobuf,
             ..Default::default()
         },
     )?;
@@ -328,29 +334,42 @@ async fn kube(server: &mut ServerProcess, sizes: Sizes) -> Result<Run, BenchErro
     run
 }
 
-/// Opens a raw watch of every pod from the current resourceVersion and waits until the
-/// server has registered it.
-async fn raw_watch(server: &mut ServerProcess) -> Result<hyper::body::Incoming, BenchError> {
+/// Opens a raw watch of every pod from the current resourceVersion, asking for `accept`
+/// (JSON when `None`), and waits until the server has registered it.
+async fn raw_watch(
+    server: &mut ServerProcess,
+    accept: Option<&str>,
+) -> Result<hyper::body::Incoming, BenchError> {
     server.wait_watches(0, "raw watch").await?;
     let rv = server.resource_version().await?;
     // No allowWatchBookmarks: every line is an event of the burst.
     let url = format!("{}/api/v1/pods?watch=1&resourceVersion={rv}", server.url());
-    let watch = raw_http::open_watch(&url).await?;
+    let watch = raw_http::open_watch_accepting(&url, accept).await?;
     server.wait_watches(1, "raw watch").await?;
     Ok(watch)
 }
 
-/// The server's own rate: bursts streamed to a raw HTTP watch that only counts lines,
-/// from the command to the M-th line; the best of `sizes.rounds`.
-async fn server_stream_rate(server: &mut ServerProcess, sizes: Sizes) -> Result<f64, BenchError> {
+/// The server's own rate: bursts streamed to a raw HTTP watch that only counts events
+/// (JSON lines, or protobuf frames when `protobuf`), from the command to the M-th event;
+/// the best of `sizes.rounds`.
+pub async fn server_stream_rate(
+    server: &mut ServerProcess,
+    sizes: Sizes,
+    protobuf: bool,
+) -> Result<f64, BenchError> {
     let m = sizes.m;
     let mut fastest = Fastest::default();
     for _ in 0..sizes.rounds {
         prepare(server, m).await?;
-        let watch = raw_watch(server).await?;
+        let watch = raw_watch(server, protobuf.then_some(ACCEPT)).await?;
         let counter = tokio::spawn(async move {
-            let lines = raw_http::count_lines(watch, move |lines| lines >= m).await?;
-            Ok((lines, Instant::now()))
+            let stop = move |events| events >= m;
+            let events = if protobuf {
+                raw_http::count_frames(watch, stop).await?
+            } else {
+                raw_http::count_lines(watch, stop).await?
+            };
+            Ok((events, Instant::now()))
         });
         timed_burst(server, m, "raw watch", counter, &mut fastest).await?;
     }
@@ -450,7 +469,7 @@ async fn ours_stream_rate(server: &mut ServerProcess, sizes: Sizes) -> Result<Fa
 /// `n` event lines exactly as the server streams them, one per pod.
 async fn capture_lines(server: &mut ServerProcess, n: usize) -> Result<Vec<Bytes>, BenchError> {
     prepare(server, n).await?;
-    let watch = raw_watch(server).await?;
+    let watch = raw_watch(server, None).await?;
     let reader = tokio::spawn(raw_http::read_lines(watch, n));
     server.command("burst").await?;
     reader
@@ -582,17 +601,21 @@ fn parallel_decode_rate<T: DeserializeOwned + Send>(
 /// Runs the section.
 pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
     let sizes = Sizes::new(ctx.quick);
-    let mut server = ServerProcess::start(ServerSpec {
+    let mut server = ServerProcess::start(server_spec(sizes)).await?;
+    let result = measure(&mut server, sizes).await;
+    server.stop().await?;
+    result
+}
+
+/// The server child the bursts of `sizes` run against.
+pub fn server_spec(sizes: Sizes) -> ServerSpec {
+    ServerSpec {
         pods: PODS,
         namespaces: 1,
         // Every client lags the server by less than one run's events, so with this window a
         // re-watch (after a timeout, say) never gets 410 Expired.
         history: sizes.m + sizes.latency_writes + PODS,
-    })
-    .await?;
-    let result = measure(&mut server, sizes).await;
-    server.stop().await?;
-    result
+    }
 }
 
 async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>, BenchError> {
@@ -615,11 +638,11 @@ async fn measure(server: &mut ServerProcess, sizes: Sizes) -> Result<Vec<Record>
     let parallel = parallel_decode_rate::<OnePassEvent>(&lines, sizes.decode_events, cores, false)?;
     let holding = parallel_decode_rate::<OnePassEvent>(&lines, sizes.decode_events, cores, true)?;
     drop(lines);
-    let stream = server_stream_rate(server, sizes).await?;
+    let stream = server_stream_rate(server, sizes, false).await?;
     let ours_stream = ours_stream_rate(server, sizes).await?;
     let kube = kube(server, sizes).await?;
-    let one = ours(server, sizes, 1).await?;
-    let ten = ours(server, sizes, 10).await?;
+    let one = ours(server, sizes, 1, false).await?;
+    let ten = ours(server, sizes, 10, false).await?;
 
     let m = sizes.m;
     let p = format!("watch.m{m}");
