@@ -1109,14 +1109,7 @@ fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> O
     let raw: Result<Vec<Bytes>, _> = items
         .iter()
         .map(|item| {
-            item.protobuf
-                .get_or_init(|| {
-                    encoder
-                        .stored_raw(spec, &item.bytes)
-                        .map(Bytes::from)
-                        .map_err(|e| e.to_string())
-                })
-                .clone()
+            item.protobuf_raw(|bytes| encoder.stored_raw(spec, bytes).map_err(|e| e.to_string()))
                 .map_err(|e| format!("{}: {e}", item.key))
         })
         .collect();

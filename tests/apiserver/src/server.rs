@@ -855,6 +855,19 @@ impl RunningServer {
             .build_many(first_rv, count, fixture_pod_template(), &|k| {
                 fixture_pod_vars(start + k % len, namespaces)
             })?;
+        // Their protobuf too, off the clock of whatever watches them.
+        if let Some(encoder) = crate::protobuf::encoder().filter(|e| e.serves(&pods.spec)) {
+            for obj in &objs {
+                let encoded = obj.protobuf_raw(|bytes| {
+                    encoder
+                        .stored_raw(&pods.spec, bytes)
+                        .map_err(|e| e.to_string())
+                });
+                if let Err(e) = encoded {
+                    tracing::debug!("a prepared Pod does not encode in protobuf: {e}");
+                }
+            }
+        }
         Ok(PreparedPods { first_rv, objs })
     }
 

@@ -78,6 +78,37 @@ impl Writer {
         self.tx.send(chunk).await.is_ok()
     }
 
+    /// An event of a stored object, whose protobuf is encoded once for every watch (as
+    /// kube-apiserver's watch cache keeps each object's serializations).
+    fn put_obj(&mut self, kind: EventType, obj: &Obj) -> Flow {
+        if !self.protobuf {
+            return self.put(kind, &obj.bytes);
+        }
+        let Some(encoder) = protobuf::encoder() else {
+            return Flow::Stop;
+        };
+        let raw = obj.protobuf_raw(|bytes| {
+            encoder
+                .stored_raw(&self.spec, bytes)
+                .map_err(|e| e.to_string())
+        });
+        match raw {
+            Ok(raw) => {
+                let body = protobuf::envelope(&self.spec.api_version(), &self.spec.kind, &raw);
+                self.buf
+                    .put_slice(&protobuf::watch_frame(kind.as_str(), &body));
+                self.count_sent()
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "ending a protobuf watch: a {} does not encode: {e}",
+                    self.spec.kind
+                );
+                Flow::Stop
+            }
+        }
+    }
+
     fn put(&mut self, kind: EventType, stored: &[u8]) -> Flow {
         if self.protobuf {
             // kube-apiserver's watch server ends the stream when an object fails to encode.
@@ -92,6 +123,11 @@ impl Writer {
         } else {
             put_event(&mut self.buf, kind.as_str(), &self.prefix, stored);
         }
+        self.count_sent()
+    }
+
+    /// Counts an event written; `Stop` once the fault that drops watches after so many says so.
+    fn count_sent(&mut self) -> Flow {
         self.sent_events += 1;
         match self.state.faults.drop_watches_after() {
             Some(n) if self.sent_events >= n => Flow::Stop,
@@ -147,13 +183,13 @@ impl Writer {
         self.last_rv = event.rv;
         let now = self.filter.matches(&event.obj);
         match event.kind {
-            EventType::Added | EventType::Deleted if now => self.put(event.kind, &event.obj.bytes),
+            EventType::Added | EventType::Deleted if now => self.put_obj(event.kind, &event.obj),
             EventType::Added | EventType::Deleted => Flow::Continue,
             EventType::Modified => {
                 let before = event.prev.as_ref().is_some_and(|p| self.filter.matches(p));
                 match (before, now) {
-                    (true, true) => self.put(EventType::Modified, &event.obj.bytes),
-                    (false, true) => self.put(EventType::Added, &event.obj.bytes),
+                    (true, true) => self.put_obj(EventType::Modified, &event.obj),
+                    (false, true) => self.put_obj(EventType::Added, &event.obj),
                     (true, false) => match event.prev.as_ref().and_then(|p| restamp(p, event.rv)) {
                         // Like the real cacher: the previous content, at the event's resourceVersion.
                         Some(bytes) => self.put(EventType::Deleted, &bytes),
@@ -257,7 +293,7 @@ pub(crate) async fn stream(state: Arc<State>, params: WatchParams, tx: ChunkSend
             if !w.filter.matches(obj) {
                 continue;
             }
-            if let Flow::Stop = w.put(EventType::Added, &obj.bytes) {
+            if let Flow::Stop = w.put_obj(EventType::Added, obj) {
                 return w.finish(Flow::Stop).await;
             }
             if w.buf.len() >= CHUNK && !w.flush().await {
