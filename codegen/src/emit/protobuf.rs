@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::read::protobuf_table::{rust_path, Codec, FieldDef, ProtobufTable, Store};
+use crate::read::protobuf_table::{rust_path, Codec, FieldDef, MessageDef, ProtobufTable, Store};
 
 use super::EmitError;
 
@@ -40,11 +40,7 @@ pub fn decoders(
         .map(|name| {
             let message = &table.messages[name];
             let ty = type_path(&k8s, &message.proto);
-            let fields: Vec<&FieldDef> = message
-                .fields
-                .iter()
-                .filter(|f| f.versions.contains(&minor))
-                .collect();
+            let fields = fields_in(message, minor);
             // A Go struct without fields has nothing to match a number against.
             let (number, body) = if fields.is_empty() {
                 (quote!(_number), quote!(r.skip(wire)))
@@ -77,11 +73,7 @@ pub fn decoders(
     let descriptors = decodable.iter().map(|name| {
         let message = &table.messages[name];
         let ty = type_path(&k8s, &message.proto);
-        let fields: Vec<&FieldDef> = message
-            .fields
-            .iter()
-            .filter(|f| f.versions.contains(&minor))
-            .collect();
+        let fields = fields_in(message, minor);
         let ident = descriptor_ident(name);
         let mut statics = Vec::new();
         descriptor(&rt, &ident, name, &fields, 0, &mut statics);
@@ -137,6 +129,15 @@ fn empty(
             quote!(#field: #value)
         });
     quote!(Self { #(#inits),* })
+}
+
+/// The fields `message` has in Kubernetes `1.<minor>`.
+fn fields_in(message: &MessageDef, minor: u32) -> Vec<&FieldDef> {
+    message
+        .fields
+        .iter()
+        .filter(|f| f.versions.contains(&minor))
+        .collect()
 }
 
 /// `api.core.v1.Pod` → `API_CORE_V1_POD`.
