@@ -83,7 +83,9 @@ impl Section {
             Section::Workqueue => "Controller work queue",
             Section::Kube => "Initial sync through a kube::Client",
             Section::Sharding => "Sharded informers: one replica of N",
-            Section::Protobuf => "Protobuf against JSON (list size, decode, sync, heap, CPU, watch)",
+            Section::Protobuf => {
+                "Protobuf against JSON (list size, decode, sync, heap, CPU, watch)"
+            }
             Section::Soak => {
                 "Soak: random writes and every fault, heap and handler queues over time"
             }
