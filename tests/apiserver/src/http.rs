@@ -736,21 +736,20 @@ async fn resource_request(
                     StatusCode::OK
                 };
                 with_warnings(object_response(code, spec, &obj, media), &opts)
-            } else if sub == Some("scale") {
-                let body = read_json(req).await?;
-                let patch = Patch::from_request(&content_type, body, spec, sub)?;
-                let opts = write_options(query, "PatchOptions", &user_agent, false)?;
-                let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
-                    patch.apply(&mut current)?;
-                    Ok(current)
-                })?;
-                json_value(&scale)
             } else {
                 let body = read_json(req).await?;
                 let patch = Patch::from_request(&content_type, body, spec, sub)?;
                 let opts = write_options(query, "PatchOptions", &user_agent, false)?;
-                let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
-                with_warnings(object_response(StatusCode::OK, spec, &obj, media), &opts)
+                if sub == Some("scale") {
+                    let scale = state.write_scale(&r, ns, name, &opts, &|mut current| {
+                        patch.apply(&mut current)?;
+                        Ok(current)
+                    })?;
+                    json_value(&scale)
+                } else {
+                    let (_, obj) = state.patch(&r, ns, name, &patch, main_or_status, &opts)?;
+                    with_warnings(object_response(StatusCode::OK, spec, &obj, media), &opts)
+                }
             }
         }
         ("deletecollection", _) => {
@@ -1109,7 +1108,8 @@ fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> O
     let raw: Result<Vec<Bytes>, _> = items
         .iter()
         .map(|item| {
-            item.protobuf_raw(|bytes| encoder.stored_raw(spec, bytes).map_err(|e| e.to_string()))
+            encoder
+                .kept_raw(spec, item)
                 .map_err(|e| format!("{}: {e}", item.key))
         })
         .collect();

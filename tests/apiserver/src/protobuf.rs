@@ -15,11 +15,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use base64::Engine as _;
+use bytes::Bytes;
 use informer_gen::read::protobuf_table::{Codec, FieldDef, ProtobufTable, Store};
 use serde_json::{json, Map, Value};
 
 use crate::resource::ResourceSpec;
 use crate::status::StatusError;
+use crate::store::Obj;
 
 /// The Kubernetes minor version whose fields are written (k8s-openapi's `latest`, the version
 /// the server emulates).
@@ -333,6 +335,18 @@ impl Encoder {
     ) -> Result<Vec<u8>, EncodeError> {
         let raw = self.stored_raw(spec, stored)?;
         Ok(envelope(&spec.api_version(), &spec.kind, &raw))
+    }
+
+    /// A stored object's message, encoded on the first call and kept in [`Obj::protobuf`]
+    /// for every later list and watch.
+    pub(crate) fn kept_raw(&self, spec: &ResourceSpec, obj: &Obj) -> Result<Bytes, String> {
+        obj.protobuf
+            .get_or_init(|| {
+                self.stored_raw(spec, &obj.bytes)
+                    .map(Bytes::from)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
     }
 
     /// A stored object as a list item's message.

@@ -858,12 +858,7 @@ impl RunningServer {
         // Their protobuf too, off the clock of whatever watches them.
         if let Some(encoder) = crate::protobuf::encoder().filter(|e| e.serves(&pods.spec)) {
             for obj in &objs {
-                let encoded = obj.protobuf_raw(|bytes| {
-                    encoder
-                        .stored_raw(&pods.spec, bytes)
-                        .map_err(|e| e.to_string())
-                });
-                if let Err(e) = encoded {
+                if let Err(e) = encoder.kept_raw(&pods.spec, obj) {
                     tracing::debug!("a prepared Pod does not encode in protobuf: {e}");
                 }
             }

@@ -41,17 +41,6 @@ pub(crate) struct Obj {
 }
 
 impl Obj {
-    /// Its protobuf message: [`Obj::protobuf`], encoded by `encode` from its JSON on the first
-    /// call.
-    pub(crate) fn protobuf_raw(
-        &self,
-        encode: impl FnOnce(&[u8]) -> Result<Vec<u8>, String>,
-    ) -> Result<Bytes, String> {
-        self.protobuf
-            .get_or_init(|| encode(&self.bytes).map(Bytes::from))
-            .clone()
-    }
-
     /// Builds the stored form of `value`, whose `metadata.resourceVersion` is set to `rv`.
     fn build(
         value: Value,

@@ -87,12 +87,7 @@ impl Writer {
         let Some(encoder) = protobuf::encoder() else {
             return Flow::Stop;
         };
-        let raw = obj.protobuf_raw(|bytes| {
-            encoder
-                .stored_raw(&self.spec, bytes)
-                .map_err(|e| e.to_string())
-        });
-        match raw {
+        match encoder.kept_raw(&self.spec, obj) {
             Ok(raw) => {
                 let body = protobuf::envelope(&self.spec.api_version(), &self.spec.kind, &raw);
                 self.buf
