@@ -12,6 +12,19 @@ fn main() -> ExitCode {
         .k8s_openapi_path("::k8s_openapi")
         .file_name("informers.rs")
         .generate();
+    // Apply configurations only when asked for: they are most of this crate's code.
+    let result = result.map(|_| ()).and_then(|()| {
+        if std::env::var_os("CARGO_FEATURE_APPLY").is_none() {
+            return Ok(());
+        }
+        informer_gen::Config::new()
+            .runtime_path("::informer_runtime")
+            .groups_from_cargo_features()
+            .k8s_openapi_path("::k8s_openapi")
+            .file_name("apply.rs")
+            .generate_apply_configurations("apply")
+            .map(|_| ())
+    });
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

@@ -742,8 +742,9 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
     /// with a few field managers), and controllers do not read them. Dropping them is
     /// safe for writes too: an update or merge patch that omits `managedFields` leaves the
     /// server's as they are (only a request that sets them replaces them), and only
-    /// server-side apply's own bookkeeping reads them. Keep them only to inspect field
-    /// ownership from the cache.
+    /// server-side apply's own bookkeeping reads them. Keep them to read field ownership
+    /// from the cache: a controller that applies reads back what it owns
+    /// (`extract_<kind>`) to skip an apply that would change nothing.
     pub fn keep_managed_fields(mut self) -> Self {
         self.options.keep_managed_fields = true;
         self

@@ -87,7 +87,7 @@ pub mod store;
 
 // The client layer, re-exported so that one path names everything an informer user reads.
 pub use informer_client::{
-    api, client, discovery, error, labels, list_options, object, request, resource_version,
+    api, apply, client, discovery, error, labels, list_options, object, request, resource_version,
     selector, shard, watch_event,
 };
 

@@ -25,6 +25,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod api;
+pub mod apply;
 pub mod client;
 pub mod discovery;
 pub mod dynamic;

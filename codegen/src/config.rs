@@ -428,6 +428,45 @@ impl Config {
         Ok(path)
     }
 
+    /// Writes the apply configurations (`DeploymentApply`, `PodSpecApply`, …, see
+    /// [`crate::emit::apply`]) of the built-in resources of the kept API groups, and of every
+    /// struct they reach, for the Kubernetes version k8s-openapi was built for (or
+    /// [`Config::k8s_version`]) to [`Config::file_name`]. The file is to be included as the
+    /// crate's module `module` (`apply`: `pub mod apply { include!(...); }`), which is how
+    /// configurations of one module name those of another; [`Config::runtime_path`] names
+    /// the runtime they use.
+    pub fn generate_apply_configurations(&self, module: &str) -> Result<PathBuf, GenerateError> {
+        if !is_snake_case_ident(module) {
+            return Err(GenerateError::FactoryModule(module.to_owned()));
+        }
+        let table = self.builtin_table()?;
+        let minor = table::minor_of(&table.kubernetes_version).ok_or_else(|| {
+            GenerateError::Read(ReadError::UnknownVersion {
+                version: table.kubernetes_version.clone(),
+                known: table::builtin_versions().join(", "),
+            })
+        })?;
+        let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
+        let api = self.api(Api::new(&description, &table.resources)?)?;
+        let resources: Vec<ResourceDef> = api.resources().map(|(_, _, r)| r.def.clone()).collect();
+        let root = format!("crate::{}", escape_ident(module));
+        let text = crate::emit::apply::apply_configurations(
+            &ProtobufTable::builtin()?,
+            minor,
+            &resources,
+            &crate::emit::apply::ApplyPaths {
+                runtime: &self.runtime_path,
+                k8s_openapi: &self.k8s_openapi_path,
+                root: &root,
+            },
+        )?;
+        let out_dir = self.output_dir()?;
+        let mut files = GeneratedFiles::default();
+        files.insert(self.file_name.clone().into(), text);
+        files.write_files_into(&out_dir)?;
+        Ok(out_dir.join(&self.file_name))
+    }
+
     /// Tells cargo to rerun the build script when `path` changes (for inputs read from files).
     pub fn rerun_if_changed(&self, path: &Path) {
         self.directive(&format!("rerun-if-changed={}", path.display()));

@@ -182,3 +182,14 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 include!(concat!(env!("OUT_DIR"), "/informers.rs"));
+
+/// Server-side apply configurations (client-go's `applyconfigurations`), laid out as
+/// k8s-openapi's modules: `apply::api::apps::v1::DeploymentApply` configures a
+/// `k8s_openapi::api::apps::v1::Deployment`. Every field is optional and only the set ones
+/// are sent, so an apply claims exactly what it sets; `extract_<kind>` reads back what a
+/// manager owns. With the `apply` feature.
+#[cfg(feature = "apply")]
+#[cfg_attr(docsrs, doc(cfg(feature = "apply")))]
+pub mod apply {
+    include!(concat!(env!("OUT_DIR"), "/apply.rs"));
+}

@@ -9,7 +9,7 @@
 //!   (the structure apply merges by, for built-ins and for CRDs' structural schemas),
 //!   [`apply`] (field sets, comparison, merge and removal of typed values) and
 //!   [`managed`] (`metadata.managedFields`: what applies and updates do to them, and
-//!   apply conflicts).
+//!   apply conflicts), and [`extract`] (the part of an object a manager owns).
 //!
 //! ```
 //! use informer_merge::schema::{self, SchemaRef};
@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod apply;
+pub mod extract;
 pub mod fieldpath;
 pub mod go;
 pub mod managed;

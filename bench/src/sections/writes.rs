@@ -7,6 +7,11 @@
 //! realistic ~4.8 KB Pod and of a Widget whose CRD has a schema, from a few concurrent
 //! writers on kept-alive connections. The server runs in this process, without its garbage
 //! collector (it would only add the same work to both sides).
+//!
+//! Then, for the Pods (three managers in their `managedFields`, as a real server keeps
+//! them), server-side applies against merge patches of the same change in the same run
+//! (issue 30), and the field-ownership engine's cost per apply in-process, against decoding
+//! the same Pod's JSON.
 
 use std::time::Instant;
 
@@ -67,6 +72,10 @@ impl Kind {
 struct Rates {
     create: f64,
     update: f64,
+    /// Server-side applies of a label by a fourth manager (Pods only).
+    apply: f64,
+    /// Merge patches of the same label (Pods only).
+    merge: f64,
 }
 
 /// Runs the section.
@@ -92,6 +101,8 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
                 let best = if admission { &mut on } else { &mut off };
                 best.create = best.create.max(rates.create);
                 best.update = best.update.max(rates.update);
+                best.apply = best.apply.max(rates.apply);
+                best.merge = best.merge.max(rates.merge);
             }
         }
         let note = format!(
@@ -115,8 +126,88 @@ pub async fn run(ctx: Ctx) -> Result<Vec<Record>, BenchError> {
                 .note(note.clone()),
             );
         }
+        if kind == Kind::Pod {
+            records.push(
+                Record::new(SECTION, "writes.pod.apply_per_s", on.apply, "writes/s")
+                    .against("merge patch", on.merge)
+                    .note(format!(
+                        "{n} server-side applies (force) of one label by a fourth manager to {:.1} KB Pods whose managedFields hold three managers, by {WRITERS} writers, best of {rounds}; baseline: merge patches of the same label on the same server",
+                        size as f64 / 1e3
+                    )),
+            );
+        }
     }
+    records.push(engine_cost(if ctx.quick { 2_000 } else { 20_000 })?);
     Ok(records)
+}
+
+/// The field-ownership engine on one ~4.8 KB Pod with three managers, in-process: decode
+/// its `managedFields`, apply a label for a fourth manager (merge, field sets, conflicts,
+/// removal) and encode them again, as the server does for each apply, against
+/// decoding the same Pod's JSON once.
+fn engine_cost(iterations: usize) -> Result<Record, BenchError> {
+    use informer_merge::managed::{ManagedFields, Manager};
+    use informer_merge::schema;
+    use informer_merge::typed::TypeRef;
+
+    let mut pod = fixtures::pod(NAMESPACE, "pod-0", 0);
+    let managed = pod["metadata"]
+        .as_object_mut()
+        .and_then(|m| m.remove("managedFields"))
+        .unwrap_or(Value::Null);
+    let body = encode(&pod, Kind::Pod)?;
+    let config = json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "pod-0", "namespace": NAMESPACE, "labels": {"revision": "2"}},
+    });
+    let ty = TypeRef::builtin(schema::builtin(), "v1", "Pod")
+        .ok_or_else(|| BenchError::Server("the built-in schema has no v1 Pod".into()))?;
+    let manager = Manager::apply("bench-applier", "");
+    let failed = |e: String| BenchError::Server(format!("apply in the engine: {e}"));
+    let best_of = |f: &mut dyn FnMut() -> Result<(), BenchError>| {
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let start = Instant::now();
+            for _ in 0..iterations {
+                f()?;
+            }
+            best = best.min(start.elapsed().as_secs_f64() / iterations as f64);
+        }
+        Ok::<_, BenchError>(best)
+    };
+    let apply = best_of(&mut || {
+        let mut fields = ManagedFields::decode(&managed).map_err(|e| failed(e.to_string()))?;
+        let merged = fields
+            .apply(
+                &pod,
+                &config,
+                ty,
+                &manager,
+                true,
+                None,
+                "2026-01-01T00:00:00Z",
+            )
+            .map_err(|e| failed(e.to_string()))?;
+        std::hint::black_box((merged, fields.to_value()));
+        Ok(())
+    })?;
+    let decode = best_of(&mut || {
+        let value: Value = serde_json::from_slice(&body).map_err(|source| BenchError::Decode {
+            what: "the bench Pod".into(),
+            source,
+        })?;
+        std::hint::black_box(value);
+        Ok(())
+    })?;
+    Ok(
+        Record::new(SECTION, "writes.engine.apply_us", apply * 1e6, "µs")
+            .against("decoding the Pod's JSON", decode * 1e6)
+            .note(format!(
+                "one apply of a label by a fourth manager to a {:.1} KB Pod with three managers: managedFields decoded, merged, owned sets and conflicts computed, encoded; best of 3 × {iterations}",
+                body.len() as f64 / 1e3
+            )),
+    )
 }
 
 /// One fresh server: `n` creates, then `n` updates of what they created. Returns the
@@ -174,7 +265,55 @@ async fn write_all(
     let start = Instant::now();
     send_all(&client, updates).await?;
     let update = n as f64 / start.elapsed().as_secs_f64();
-    Ok((Rates { create, update }, size))
+    let mut rates = Rates {
+        create,
+        update,
+        ..Rates::default()
+    };
+    if kind == Kind::Pod {
+        rates.merge = patch_all(&client, &collection, n, false).await?;
+        rates.apply = patch_all(&client, &collection, n, true).await?;
+    }
+    Ok((rates, size))
+}
+
+/// Sets label `revision` of every Pod to a new value, by server-side apply as manager
+/// `bench-applier` (forced) or by merge patch as `bench-patcher`; returns writes per second.
+async fn patch_all(
+    client: &HttpClient,
+    collection: &str,
+    n: usize,
+    apply: bool,
+) -> Result<f64, BenchError> {
+    let (content_type, query) = if apply {
+        (
+            "application/apply-patch+yaml",
+            "fieldManager=bench-applier&force=true",
+        )
+    } else {
+        ("application/merge-patch+json", "fieldManager=bench-patcher")
+    };
+    let mut requests = Vec::with_capacity(n);
+    for i in 0..n {
+        let name = format!("{}-{i}", Kind::Pod.name());
+        let body = if apply {
+            json!({
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {"name": name, "namespace": NAMESPACE, "labels": {"revision": "apply"}},
+            })
+        } else {
+            json!({"metadata": {"labels": {"revision": "merge"}}})
+        };
+        requests.push((
+            hyper::Method::PATCH,
+            format!("{collection}/{name}?{query}"),
+            encode(&body, Kind::Pod)?,
+        ));
+    }
+    let start = Instant::now();
+    send_all_as(client, requests, content_type).await?;
+    Ok(n as f64 / start.elapsed().as_secs_f64())
 }
 
 fn encode(object: &Value, kind: Kind) -> Result<Bytes, BenchError> {
@@ -192,6 +331,15 @@ async fn send_all(
     client: &HttpClient,
     requests: Vec<(hyper::Method, String, Bytes)>,
 ) -> Result<Vec<Bytes>, BenchError> {
+    send_all_as(client, requests, "application/json").await
+}
+
+/// [`send_all`] with bodies of `content_type`.
+async fn send_all_as(
+    client: &HttpClient,
+    requests: Vec<(hyper::Method, String, Bytes)>,
+    content_type: &'static str,
+) -> Result<Vec<Bytes>, BenchError> {
     let total = requests.len();
     let queue = std::sync::Arc::new(std::sync::Mutex::new(
         requests.into_iter().enumerate().collect::<Vec<_>>(),
@@ -207,7 +355,7 @@ async fn send_all(
                 let Some((i, (method, url, body))) = next else {
                     return Ok::<_, BenchError>(done);
                 };
-                done.push((i, send(&client, method, &url, body).await?));
+                done.push((i, send(&client, method, &url, body, content_type).await?));
             }
         }));
     }
@@ -231,6 +379,7 @@ async fn send(
     method: hyper::Method,
     url: &str,
     body: Bytes,
+    content_type: &str,
 ) -> Result<Bytes, BenchError> {
     let step = format!("{method} write");
     let err = |reason: String| BenchError::Http {
@@ -241,7 +390,7 @@ async fn send(
     let req = hyper::Request::builder()
         .method(method.clone())
         .uri(url)
-        .header("content-type", "application/json")
+        .header("content-type", content_type)
         .body(Full::new(body))
         .map_err(|e| err(e.to_string()))?;
     let resp = client.request(req).await.map_err(|e| err(e.to_string()))?;

@@ -57,6 +57,7 @@ pub use subresource::{
     Subresources,
 };
 
+use crate::apply::{ApplyConfiguration, ApplyParams};
 use crate::client::Client;
 use crate::discovery::ApiResource;
 use crate::error::{Error, ErrorKind};
@@ -507,6 +508,37 @@ where
         params: &PatchParams,
     ) -> Result<K, Error> {
         self.patch_at("patch", name, None, patch, params).await
+    }
+
+    /// Applies `config` to the object `name` (server-side apply, creating it when it does
+    /// not exist): its manager then owns exactly the fields `config` sets, and fields it set
+    /// before and leaves out now are removed unless another manager holds them. A field
+    /// another manager holds with another value fails with a 409 `Conflict` naming each one,
+    /// unless [`ApplyParams::force`](crate::apply::ApplyParams::force).
+    ///
+    /// ```no_run
+    /// # use informer_client::{Api, Client};
+    /// # use informer_client::apply::{ApplyConfiguration, ApplyParams};
+    /// # use k8s_openapi::api::core::v1::ConfigMap;
+    /// # async fn run<C: ApplyConfiguration<Resource = ConfigMap>>(client: Client, config: C) -> Result<(), informer_client::Error> {
+    /// let config_maps = Api::<ConfigMap>::namespaced(client, "shop");
+    /// // `config`: a generated `ConfigMapApply`, e.g.
+    /// // ConfigMapApply::new("settings", "shop").data([("mode", "fast")])
+    /// let applied = config_maps.apply("settings", &config, &ApplyParams::new("my-controller")).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn apply<C>(&self, name: &str, config: &C, params: &ApplyParams) -> Result<K, Error>
+    where
+        C: ApplyConfiguration<Resource = K>,
+    {
+        self.patch_at(
+            "apply",
+            name,
+            None,
+            &Patch::Apply(config),
+            &params.patch_params(),
+        )
+        .await
     }
 
     /// DELETEs the object `name`, with `DeleteOptions` in the body.

@@ -6,6 +6,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::Serialize;
 
 use super::{Api, Patch, PatchParams, PostParams};
+use crate::apply::{ApplyConfiguration, ApplyParams};
 use crate::error::Error;
 use crate::object::Object;
 
@@ -92,6 +93,28 @@ where
     ) -> Result<K, Error> {
         self.patch_at("patch_status", name, Some("status"), patch, params)
             .await
+    }
+
+    /// Applies `config` to the `status` subresource of the object `name`: only its
+    /// `status` counts, recorded under the manager as a `status` entry of its own (what a
+    /// controller reporting status does).
+    pub async fn apply_status<C>(
+        &self,
+        name: &str,
+        config: &C,
+        params: &ApplyParams,
+    ) -> Result<K, Error>
+    where
+        C: ApplyConfiguration<Resource = K>,
+    {
+        self.patch_at(
+            "apply_status",
+            name,
+            Some("status"),
+            &Patch::Apply(config),
+            &params.patch_params(),
+        )
+        .await
     }
 }
 

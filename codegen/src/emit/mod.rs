@@ -13,6 +13,7 @@
 //! the crates that call it, not in the generated crate. An app using `pods()` compiles the
 //! runtime's generic code for `Pod` only, instead of for every one of ~90 built-in types.
 
+pub mod apply;
 mod clientset;
 mod factory;
 mod informers;

@@ -210,7 +210,7 @@ fn descriptor(
     });
 }
 
-fn field_ident(name: &str) -> TokenStream {
+pub(super) fn field_ident(name: &str) -> TokenStream {
     syn::parse_str::<syn::Ident>(name)
         .map(|i| quote!(#i))
         .unwrap_or_else(|_| {
@@ -219,7 +219,7 @@ fn field_ident(name: &str) -> TokenStream {
         })
 }
 
-fn path(value: &str, option: &'static str) -> Result<TokenStream, EmitError> {
+pub(super) fn path(value: &str, option: &'static str) -> Result<TokenStream, EmitError> {
     syn::parse_str::<syn::Path>(value)
         .map(|p| quote!(#p))
         .map_err(|_| EmitError::BadPath {

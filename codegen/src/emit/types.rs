@@ -2,13 +2,25 @@
 //! resource (implementing `k8s_openapi::Resource`, `ListableResource` and `Metadata`), its
 //! nested structs and its string enums; built as the emitter's modules, so that they are laid
 //! out as inline modules or as a tree of files like the informers.
+//!
+//! Beside each struct `X` (resources' included) comes its server-side apply configuration
+//! `XApply`, as [`super::apply`] emits them for built-in types: every field optional and only
+//! the set ones sent, a builder method per field; per resource `new`, the runtime's
+//! `ApplyConfiguration` and `extract_<kind>` (`extract_<kind>_status` with the status
+//! subresource). An alias of a struct gets an alias of its configuration, so that
+//! `<Kind><Path>Apply` names a configuration for every place that holds an object. Where
+//! such a name is taken (a property `apply` makes a type `<Parent>Apply`), the configuration
+//! is `<Type>ApplyConfiguration`, as client-go calls them all.
 
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::ToSnakeCase;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 use crate::model::schema::{
-    AliasDef, CrdModel, CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, StructDef,
-    TypeDef,
+    AliasDef, CrdModel, CrdResource, EnumDef, FieldDef, FieldType, GroupVersionModule, NameSet,
+    StructDef, TypeDef,
 };
 use crate::model::Scope;
 
@@ -51,6 +63,8 @@ struct Paths {
     serde_json: TokenStream,
     /// `#[serde(crate = "...")]`, which the derives need to find serde through the runtime.
     serde_crate: TokenStream,
+    /// The runtime's `apply` module.
+    apply: TokenStream,
 }
 
 impl Paths {
@@ -64,6 +78,7 @@ impl Paths {
             serde_crate: quote!(#[serde(crate = #serde_path)]),
             serde,
             serde_json: quote!(#runtime::serde_json),
+            apply: quote!(#runtime::apply),
         }
     }
 }
@@ -102,11 +117,24 @@ fn version_module(module: &GroupVersionModule, paths: &Paths) -> Module {
         .iter()
         .map(|r| format!("`{}`", r.def.kind))
         .collect();
-    let resources = module.resources.iter().map(|r| resource(r, paths));
+    let names = ApplyNames::new(module);
+    let resources = module.resources.iter().map(|r| {
+        let ty = resource(r, paths);
+        let apply = resource_apply(r, &names, paths);
+        quote!(#ty #apply)
+    });
     let types = module.types.iter().map(|t| match t {
-        TypeDef::Struct(s) => structure(s, paths),
+        TypeDef::Struct(s) => {
+            let ty = structure(s, paths);
+            let apply = structure_apply(s, &names, paths);
+            quote!(#ty #apply)
+        }
         TypeDef::Enum(e) => enumeration(e, paths),
-        TypeDef::Alias(a) => alias(a),
+        TypeDef::Alias(a) => {
+            let ty = alias(a);
+            let apply = alias_apply(a, &names);
+            quote!(#ty #apply)
+        }
     });
     Module {
         name: unraw(&module.version_module).to_owned(),
@@ -431,6 +459,390 @@ fn resource(resource: &CrdResource, paths: &Paths) -> TokenStream {
                 map.end()
             }
         }
+    }
+}
+
+/// The names of one version module's apply configurations, all picked before any is emitted
+/// because a field names the configuration of its type wherever that type is.
+///
+/// A struct, resource or alias of a struct `X` has the configuration `XApply`, unless the
+/// module already has a type `XApply` (the place of a property `apply` of `X`): then it is
+/// `XApplyConfiguration` (client-go's suffix), numbered `2`, `3`... if that is taken too.
+/// These names end in `Apply`, or in `ApplyConfiguration` and maybe a number, and the type
+/// names they are made from are distinct, so they can only collide with the module's type
+/// names. Each resource has `extract_<kind>` and, with the status subresource,
+/// `extract_<kind>_status` (kind in snake case); two kinds may make one function name
+/// (`Dial`'s status extractor and kind `DIALStatus`'s extractor are both
+/// `extract_dial_status`): the kinds' own extractors choose first, then the status ones, each
+/// numbered when taken (`extract_dial_status2`).
+struct ApplyNames {
+    /// The configuration's name by the name of each struct, resource and alias of a struct.
+    /// A field of any other type (enums and their aliases) keeps it in configurations.
+    types: BTreeMap<String, String>,
+    /// `extract_<kind>` and `extract_<kind>_status` by resource type name.
+    extractors: BTreeMap<String, (String, Option<String>)>,
+}
+
+impl ApplyNames {
+    fn new(module: &GroupVersionModule) -> Self {
+        let roots = module.resources.iter().map(|r| r.root.name.as_str());
+        let defined = module.types.iter().map(|t| match t {
+            TypeDef::Struct(s) => s.name.as_str(),
+            TypeDef::Enum(e) => e.name.as_str(),
+            TypeDef::Alias(a) => a.name.as_str(),
+        });
+        let mut taken = NameSet::with_reserved(roots.clone().chain(defined));
+        let structs: BTreeSet<&str> = module
+            .types
+            .iter()
+            .filter_map(|t| match t {
+                TypeDef::Struct(s) => Some(s.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let configured = module.types.iter().filter_map(|t| match t {
+            TypeDef::Struct(s) => Some(s.name.as_str()),
+            TypeDef::Alias(a) if structs.contains(a.target.as_str()) => Some(a.name.as_str()),
+            TypeDef::Enum(_) | TypeDef::Alias(_) => None,
+        });
+        let mut types = BTreeMap::new();
+        for name in roots.chain(configured) {
+            let plain = format!("{name}Apply");
+            let chosen = if taken.contains(&plain) {
+                taken.claim(&format!("{name}ApplyConfiguration"))
+            } else {
+                taken.claim(&plain)
+            };
+            types.insert(name.to_owned(), chosen);
+        }
+        let mut functions = NameSet::default();
+        let own: Vec<String> = module
+            .resources
+            .iter()
+            .map(|r| functions.claim(&format!("extract_{}", r.root.name.to_snake_case())))
+            .collect();
+        let extractors = module
+            .resources
+            .iter()
+            .zip(own)
+            .map(|(r, own)| {
+                let status = r
+                    .def
+                    .subresources
+                    .status
+                    .then(|| functions.claim(&format!("{own}_status")));
+                (r.root.name.clone(), (own, status))
+            })
+            .collect();
+        Self { types, extractors }
+    }
+
+    /// The configuration of the struct, resource or alias `name`.
+    fn of(&self, name: &str) -> Ident {
+        ident(self.types.get(name).map_or(name, String::as_str))
+    }
+}
+
+/// The type a configuration holds for a value of `ty`: the configuration of a struct, the
+/// same type for anything else.
+fn apply_type_tokens(ty: &FieldType, names: &ApplyNames, paths: &Paths) -> TokenStream {
+    match ty {
+        FieldType::Array(inner) => {
+            let inner = apply_type_tokens(inner, names, paths);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        FieldType::Map(inner) => {
+            let inner = apply_type_tokens(inner, names, paths);
+            quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+        }
+        FieldType::Named(name) if names.types.contains_key(name) => {
+            let name = names.of(name);
+            quote!(#name)
+        }
+        _ => type_tokens(ty, paths),
+    }
+}
+
+/// Builder names clippy takes for a trait's method (`should_implement_trait`: a field `add`,
+/// as in a container's `capabilities`) or for a conversion taking `self` by reference or not
+/// at all (`wrong_self_convention`), when a field happens to be called so; a builder takes
+/// `self` by value whatever its name.
+fn builder_allow(method: &str) -> Option<TokenStream> {
+    const TRAIT_METHODS: &[&str] = &[
+        "add", "bitand", "bitor", "bitxor", "div", "mul", "rem", "shl", "shr", "sub",
+    ];
+    let name = unraw(method);
+    if TRAIT_METHODS.contains(&name) {
+        Some(quote!(#[allow(clippy::should_implement_trait)]))
+    } else if ["as_", "from_", "is_", "to_"]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+    {
+        Some(quote!(#[allow(clippy::wrong_self_convention)]))
+    } else {
+        None
+    }
+}
+
+/// A configuration field's declaration and its builder method `method`.
+fn apply_field(
+    field: &FieldDef,
+    name: &str,
+    method: &str,
+    names: &ApplyNames,
+    paths: &Paths,
+) -> (TokenStream, TokenStream) {
+    let doc = field_doc(field);
+    let wire = &field.wire_name;
+    let name = ident(name);
+    let method_ident = ident(method);
+    let allow = complexity_allow(&field.ty, true);
+    let builder_allow = builder_allow(method);
+    let stored = apply_type_tokens(&field.ty, names, paths);
+    let decl = quote! {
+        #doc
+        #[serde(rename = #wire, default, skip_serializing_if = "Option::is_none")]
+        #allow
+        pub #name: ::core::option::Option<#stored>,
+    };
+    let string = quote!(::std::string::String);
+    let into_string = quote!(impl ::core::convert::Into<::std::string::String>);
+    let setter = match &field.ty {
+        FieldType::Array(item) => {
+            let doc = format!(" Adds items to `{wire}`.");
+            let (item, values) = if **item == FieldType::String {
+                (
+                    into_string,
+                    quote!(values.into_iter().map(::core::convert::Into::into)),
+                )
+            } else {
+                (apply_type_tokens(item, names, paths), quote!(values))
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
+                #builder_allow
+                pub fn #method_ident(mut self, values: impl ::core::iter::IntoIterator<Item = #item>) -> Self {
+                    self.#name.get_or_insert_with(::std::vec::Vec::new).extend(#values);
+                    self
+                }
+            }
+        }
+        FieldType::Map(value) => {
+            let doc =
+                format!(" Adds entries to `{wire}` (a key given again keeps its last value).");
+            let (value, convert) = if **value == FieldType::String {
+                (into_string.clone(), quote!(v.into()))
+            } else {
+                (apply_type_tokens(value, names, paths), quote!(v))
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
+                #builder_allow
+                pub fn #method_ident(mut self, entries: impl ::core::iter::IntoIterator<Item = (#into_string, #value)>) -> Self {
+                    self.#name.get_or_insert_with(::std::collections::BTreeMap::new).extend(entries.into_iter().map(|(k, v)| (k.into(), #convert)));
+                    self
+                }
+            }
+        }
+        ty => {
+            let doc = format!(" Sets `{wire}`.");
+            let (arg, convert) = if *ty == FieldType::String {
+                (
+                    quote!(impl ::core::convert::Into<#string>),
+                    quote!(value.into()),
+                )
+            } else {
+                (apply_type_tokens(ty, names, paths), quote!(value))
+            };
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
+                #builder_allow
+                pub fn #method_ident(mut self, value: #arg) -> Self {
+                    self.#name = ::core::option::Option::Some(#convert);
+                    self
+                }
+            }
+        }
+    };
+    (decl, setter)
+}
+
+/// The declarations and builder methods of a configuration's fields: `def`'s fields and its
+/// map of undeclared fields. Field names are the type's, but for those `reserved_fields` (the
+/// resource's `apiVersion`, `kind` and `metadata`) has; builder names are the fields', but
+/// for those `reserved_methods` (`new`, a resource's metadata shortcuts) has: both are
+/// numbered then.
+fn apply_fields(
+    def: &StructDef,
+    reserved_fields: &[&str],
+    reserved_methods: &[&str],
+    names: &ApplyNames,
+    paths: &Paths,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut fields = NameSet::with_reserved(reserved_fields.iter().copied());
+    let mut methods = NameSet::with_reserved(reserved_methods.iter().copied());
+    let mut decls = Vec::new();
+    let mut setters = Vec::new();
+    for field in &def.fields {
+        let name = fields.claim(&field.rust_name);
+        let method = methods.claim(&name);
+        let (decl, setter) = apply_field(field, &name, &method, names, paths);
+        decls.push(decl);
+        setters.push(setter);
+    }
+    if let Some((rest, ty)) = &def.rest {
+        let name = fields.claim(rest);
+        let method = methods.claim(&name);
+        let field = ident(&name);
+        let method_ident = ident(&method);
+        let builder_allow = builder_allow(&method);
+        let allow = complexity_allow(&FieldType::Map(Box::new(ty.clone())), false);
+        let value = apply_type_tokens(ty, names, paths);
+        // Not an `Option`: a flattened `Option` of a map decodes as `Some` of an empty map
+        // when there is nothing to put in it, so an extracted configuration would differ from
+        // the one applied.
+        decls.push(quote! {
+            /// Fields the schema does not declare, sent as they are.
+            #[serde(flatten)]
+            #allow
+            pub #field: ::std::collections::BTreeMap<::std::string::String, #value>,
+        });
+        setters.push(quote! {
+            /// Adds fields the schema does not declare (a key given again keeps its last value).
+            #[inline]
+            #[must_use]
+            #builder_allow
+            pub fn #method_ident(mut self, entries: impl ::core::iter::IntoIterator<Item = (impl ::core::convert::Into<::std::string::String>, #value)>) -> Self {
+                self.#field.extend(entries.into_iter().map(|(k, v)| (k.into(), v)));
+                self
+            }
+        });
+    }
+    (decls, setters)
+}
+
+/// The configuration of a nested struct.
+fn structure_apply(def: &StructDef, names: &ApplyNames, paths: &Paths) -> TokenStream {
+    let Paths {
+        serde, serde_crate, ..
+    } = paths;
+    let name = names.of(&def.name);
+    let doc = format!(
+        " The apply configuration of [`{}`]: every field optional, only the set ones sent.",
+        def.name
+    );
+    let (decls, setters) = apply_fields(def, &[], &["new"], names, paths);
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize, #serde::Deserialize)]
+        #serde_crate
+        pub struct #name {
+            #(#decls)*
+        }
+
+        impl #name {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+
+            #(#setters)*
+        }
+    }
+}
+
+/// The configuration of an alias of a struct, an alias of the struct's: a field at the
+/// alias's place names it.
+fn alias_apply(def: &AliasDef, names: &ApplyNames) -> TokenStream {
+    if !names.types.contains_key(&def.name) {
+        return TokenStream::new();
+    }
+    let name = names.of(&def.name);
+    let target = names.of(&def.target);
+    let doc = format!(" The apply configuration of [`{}`].", def.name);
+    quote! {
+        #[doc = #doc]
+        pub type #name = #target;
+    }
+}
+
+/// A resource's configuration: `apiVersion`, `kind` and `metadata` besides its fields, `new`,
+/// the metadata shortcuts, `ApplyConfiguration` and the extractors.
+fn resource_apply(resource: &CrdResource, names: &ApplyNames, paths: &Paths) -> TokenStream {
+    let Paths {
+        k8s,
+        serde,
+        serde_crate,
+        apply,
+        ..
+    } = paths;
+    let def = &resource.root;
+    let resource_ty = ident(&def.name);
+    let name = names.of(&def.name);
+    let kind = &resource.def.kind;
+    let doc = format!(
+        " The apply configuration of [`{}`]: every field optional, only the set ones sent; \
+         `new` sets what every apply needs.",
+        def.name
+    );
+    let shortcuts = ["labels", "annotations", "owner_references", "finalizers"];
+    let (decls, setters) = apply_fields(
+        def,
+        &["api_version", "kind", "metadata"],
+        &[&["new"][..], &shortcuts[..]].concat(),
+        names,
+        paths,
+    );
+    let meta = quote!(#apply::ObjectMetaApply);
+    let root_methods =
+        super::apply::root_methods(apply, k8s, &quote!(#resource_ty), resource.def.scope, kind);
+    let extractors = names.extractors.get(&def.name).map(|(own, status)| {
+        let status = status.as_ref().map(|s| ident(s));
+        super::apply::extractors(
+            apply,
+            &quote!(#resource_ty),
+            &quote!(#name),
+            kind,
+            &ident(own),
+            status.as_ref(),
+        )
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize, #serde::Deserialize)]
+        #serde_crate
+        pub struct #name {
+            /// `apiVersion`: set by `new`.
+            #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+            pub api_version: ::core::option::Option<::std::string::String>,
+            /// `kind`: set by `new`.
+            #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+            pub kind: ::core::option::Option<::std::string::String>,
+            /// `metadata`: the name (and namespace) set by `new`, and what else this apply
+            /// sets of the object's metadata.
+            #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+            pub metadata: ::core::option::Option<#meta>,
+            #(#decls)*
+        }
+
+        impl #name {
+            #root_methods
+
+            #(#setters)*
+        }
+
+        impl #apply::ApplyConfiguration for #name {
+            type Resource = #resource_ty;
+        }
+
+        #extractors
     }
 }
 

@@ -135,6 +135,18 @@ const LEAVES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The k8s-openapi type (below its root) a leaf codec fills, and `Vec<String>` for a
+/// string list: what an apply configuration holds of such a field.
+pub fn leaf_rust_type(codec: &str) -> Option<&'static str> {
+    if codec == STRING_LIST {
+        return Some("std::vec::Vec<std::string::String>");
+    }
+    LEAVES
+        .iter()
+        .find(|(_, c, _)| *c == codec)
+        .map(|(_, _, rust)| *rust)
+}
+
 /// The codec of a message of one repeated string field `items`, which Go declares as a
 /// named `[]string` (`Verbs`, `ExtraValue`) and k8s-openapi as a `Vec<String>`.
 const STRING_LIST: &str = "StringList";

@@ -54,7 +54,12 @@ impl SampleController {
     pub fn with_queue(client: Client, queue: WorkQueue<ObjectRef>) -> Self {
         // Two factories, as upstream has: the built-in one for Deployments, the one
         // generated from the CRD for Foos. No resync: every change already queues a key.
-        let kube_factory = kube_informers::informers::SharedInformerFactory::new(client.clone());
+        // The Deployments keep their managedFields: the reconcile reads from them what the
+        // controller applied last, to skip an apply that would change nothing.
+        let kube_factory =
+            kube_informers::informers::SharedInformerFactory::builder(client.clone())
+                .keep_managed_fields()
+                .build();
         let foo_factory = generated::SharedInformerFactory::new(client.clone());
         Self::with_factories(client, queue, kube_factory, foo_factory)
     }
@@ -69,6 +74,7 @@ impl SampleController {
             kube_informers::informers::SharedInformerFactory::builder(client.clone())
                 .shard_assignments(ring.assignments())
                 .shard_by(ShardBy::ControllerOwner)
+                .keep_managed_fields()
                 .build();
         let foo_factory = generated::SharedInformerFactory::builder(client.clone())
             .shard_assignments(ring.assignments())

@@ -3,21 +3,27 @@
 //! Foo's status.
 //!
 //! Reads come from the informers' caches (listers), writes go to the API server. A write
-//! that fails returns `Err`: the runner logs it and retries the key with backoff. The
-//! caches may lag behind the server; a Deployment update carries the resourceVersion it
-//! was based on, so acting on a stale copy ends in a 409 Conflict and a retry, never in
-//! overwriting someone else's change.
+//! that fails returns `Err`: the runner logs it and retries the key with backoff.
+//!
+//! Every write is a server-side apply of the fields the controller owns (as modern
+//! controllers write): the Deployment's name, owner, selector, template and replicas, the
+//! Foo's `status.availableReplicas`. The server merges them by field ownership, so what
+//! others set on the same objects (an annotation, a sidecar, a scaler's replicas when the
+//! Foo names none) survives every reconcile, and a stale cache cannot overwrite anyone's
+//! change: an apply carries no resourceVersion to be stale, only the controller's fields.
 
 use std::sync::{Arc, OnceLock};
 
-use kube_informers::api::{Patch, PatchParams, PostParams};
+use kube_informers::apply::ApplyParams;
 use kube_informers::controller::events::{reference, EventRecorder, EventType};
 use kube_informers::controller::{Action, ObjectRef};
+use kube_informers::informers::apply::api::apps::v1::{extract_deployment, DeploymentApply};
 use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 
 use crate::deployment::{is_controlled_by, new_deployment};
 use crate::generated::samplecontroller::v1alpha1::FooLister;
-use crate::{generated, Foo, FooStatus, FIELD_MANAGER};
+use crate::generated::samplecontroller_k8s_io::v1alpha1::{FooApply, FooStatusApply};
+use crate::{generated, Foo, FIELD_MANAGER};
 
 /// What a reconcile reads and writes through.
 pub(crate) struct Context {
@@ -66,10 +72,10 @@ pub enum ReconcileError {
         /// The Deployment's name.
         deployment: String,
     },
-    /// Creating or updating the Deployment failed.
+    /// Reading or applying the Deployment failed.
     #[error("{verb} deployment {namespace}/{name} for Foo {foo}: {source}")]
     Deployment {
-        /// `creating`, `reading` (after a create found it existing) or `updating`.
+        /// `reading` (a Deployment the cache has not seen) or `applying`.
         verb: &'static str,
         /// The Foo.
         foo: ObjectRef,
@@ -111,14 +117,31 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
         return Ok(Action::Done);
     }
 
-    let deployment = match ctx.deployments.deployments(namespace).get(&deployment_name) {
-        Some(cached) => cached,
-        None => Arc::new(create_deployment(&ctx, &key, &foo, &deployment_name).await?),
+    let deployments = ctx.kube.apps().v1().deployments(namespace);
+    let failed = |verb, source| ReconcileError::Deployment {
+        verb,
+        foo: key.clone(),
+        namespace: namespace.to_owned(),
+        name: deployment_name.clone(),
+        source,
     };
-    if !is_controlled_by(&deployment.metadata, &foo) {
+    // A Deployment the cache has not seen may still exist (created a moment ago, by us or
+    // by someone else): the server's copy decides whether it is the Foo's to apply to.
+    let existing = match ctx.deployments.deployments(namespace).get(&deployment_name) {
+        Some(cached) => Some(cached),
+        None => match deployments.get(&deployment_name).await {
+            Ok(live) => Some(Arc::new(live)),
+            Err(e) if e.is_not_found() => None,
+            Err(e) => return Err(failed("reading", e)),
+        },
+    };
+    if let Some(existing) = existing
+        .as_ref()
+        .filter(|d| !is_controlled_by(&d.metadata, &foo))
+    {
         ctx.record(
             &foo,
-            Some(&deployment),
+            Some(existing),
             EventType::Warning,
             "ErrResourceExists",
             &format!("Resource {deployment_name:?} already exists and is not managed by Foo"),
@@ -129,12 +152,18 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
         });
     }
 
-    let deployment = match spec.replicas {
-        Some(want) if deployment.spec.replicas != Some(want) => {
-            tracing::info!(foo = %key, deployment = %deployment_name, replicas = want, "scaling deployment");
-            Arc::new(scale_deployment(&ctx, &key, &deployment, want).await?)
+    let desired = new_deployment(&foo);
+    let deployment = match existing {
+        Some(existing) if owns_as_desired(&existing, &desired) => existing,
+        existing => {
+            tracing::info!(foo = %key, deployment = %deployment_name, created = existing.is_none(), "applying deployment");
+            let params = ApplyParams::new(FIELD_MANAGER).force();
+            let applied = deployments
+                .apply(&deployment_name, &desired, &params)
+                .await
+                .map_err(|e| failed("applying", e))?;
+            Arc::new(applied)
         }
-        _ => deployment,
     };
 
     update_foo_status(&ctx, &key, &foo, &deployment).await?;
@@ -148,71 +177,22 @@ pub(crate) async fn reconcile(ctx: Arc<Context>, key: ObjectRef) -> Result<Actio
     Ok(Action::Done)
 }
 
-/// Creates the Foo's Deployment. If the cache had not seen it yet but the server has it
-/// (our own create a moment ago, say), reads the server's copy: the ownership check then
-/// decides, as for a cached one.
-async fn create_deployment(
-    ctx: &Context,
-    key: &ObjectRef,
-    foo: &Foo,
-    name: &str,
-) -> Result<Deployment, ReconcileError> {
-    let namespace = key.namespace.as_deref().unwrap_or_default();
-    let api = ctx.kube.apps().v1().deployments(namespace);
-    let failed = |verb, source| ReconcileError::Deployment {
-        verb,
-        foo: key.clone(),
-        namespace: namespace.to_owned(),
-        name: name.to_owned(),
-        source,
-    };
-    match api.create(&new_deployment(foo), &post_params()).await {
-        Ok(created) => {
-            tracing::info!(foo = %key, deployment = name, "created deployment");
-            Ok(created)
-        }
-        Err(e) if e.is_already_exists() => api.get(name).await.map_err(|e| failed("reading", e)),
-        Err(e) => Err(failed("creating", e)),
-    }
-}
-
-/// Sets the Deployment's replicas. Upstream replaces the whole Deployment with
-/// `newDeployment(foo)`; changing only the replicas of the cached copy keeps what others
-/// (defaulting, admission, users) set, and keeps its resourceVersion, so a Deployment
-/// changed since the cache saw it is a 409 and a retry instead of a lost write.
-async fn scale_deployment(
-    ctx: &Context,
-    key: &ObjectRef,
-    cached: &Deployment,
-    replicas: i32,
-) -> Result<Deployment, ReconcileError> {
-    let namespace = key.namespace.as_deref().unwrap_or_default();
-    let mut deployment = cached.clone();
-    deployment.spec.replicas = Some(replicas);
-    ctx.kube
-        .apps()
-        .v1()
-        .deployments(namespace)
-        .update(&deployment, &post_params())
-        .await
-        .map_err(|source| ReconcileError::Deployment {
-            verb: "updating",
-            foo: key.clone(),
-            namespace: namespace.to_owned(),
-            name: deployment.metadata.name.clone().unwrap_or_default(),
-            source,
-        })
+/// Whether the controller's fields of `deployment` are `desired` already, so that applying
+/// would change nothing: most Deployment events (status updates) change none of them.
+/// Fields the controller owns that were removed or changed by a forced apply of another
+/// manager show here as a difference, and the next apply takes them back.
+fn owns_as_desired(deployment: &Deployment, desired: &DeploymentApply) -> bool {
+    extract_deployment(deployment, FIELD_MANAGER).is_ok_and(|owned| owned == *desired)
 }
 
 /// Writes the Deployment's available replicas into the Foo's status, through the status
 /// subresource (the Foo's spec is the user's; the controller only ever writes status).
 ///
-/// A merge patch of just that field, without a resourceVersion: the value is computed
-/// from the Deployment alone and no one else writes it, so there is nothing to guard, and
-/// a Foo cache that has not yet seen this controller's previous status write (a Deployment
-/// event can overtake it) does not turn into a 409 and a retry. Skips the write when the
-/// status already says so: every Deployment event queues its Foo, and most of them change
-/// nothing the Foo reports.
+/// An apply of just that field: the value is computed from the Deployment alone, so there
+/// is nothing to guard with a resourceVersion, and a Foo cache that has not yet seen this
+/// controller's previous status write (a Deployment event can overtake it) does not turn
+/// into a 409 and a retry. Skips the write when the status already says so: every
+/// Deployment event queues its Foo, and most of them change nothing the Foo reports.
 async fn update_foo_status(
     ctx: &Context,
     key: &ObjectRef,
@@ -227,18 +207,14 @@ async fn update_foo_status(
     if foo.status.as_ref().and_then(|s| s.available_replicas) == Some(available) {
         return Ok(());
     }
-    let status = FooStatus {
-        available_replicas: Some(available),
-    };
+    let namespace = key.namespace.as_deref().unwrap_or_default();
+    let status = FooApply::new(&key.name, namespace)
+        .status(FooStatusApply::new().available_replicas(available));
     ctx.samples
         .samplecontroller()
         .v1alpha1()
-        .foos(key.namespace.as_deref().unwrap_or_default())
-        .patch_status(
-            &key.name,
-            &Patch::Merge(serde_json::json!({ "status": status })),
-            &PatchParams::default().field_manager(FIELD_MANAGER),
-        )
+        .foos(namespace)
+        .apply_status(&key.name, &status, &ApplyParams::new(FIELD_MANAGER).force())
         .await
         .map_err(|source| ReconcileError::FooStatus {
             foo: key.clone(),
@@ -246,8 +222,4 @@ async fn update_foo_status(
         })?;
     tracing::debug!(foo = %key, available, "updated Foo status");
     Ok(())
-}
-
-fn post_params() -> PostParams {
-    PostParams::default().field_manager(FIELD_MANAGER)
 }

@@ -1,7 +1,8 @@
 //! The sample controller against the test API server over loopback HTTP: 200 Foos
 //! converge to 200 owned Deployments and Foo status follows Deployment status; spec changes
 //! propagate; failing writes are retried with exponential backoff; a Deployment the Foo
-//! does not control is never taken over.
+//! does not control is never taken over; what another manager sets on a Foo's Deployment
+//! survives the controller's applies.
 
 mod support;
 
@@ -9,6 +10,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use kube_informers::api::{Api, Patch, PatchParams};
+use kube_informers::k8s_openapi::api::apps::v1::Deployment;
 use kube_informers::workqueue::{default_rate_limiter, MaxOfRateLimiter, RateLimiter};
 use kube_informers::{ObjectRef, WorkQueue};
 use sample_controller::{Foo, SampleController};
@@ -146,9 +149,9 @@ async fn a_spec_change_scales_the_deployment_in_place() {
         uid,
         "updated, not recreated"
     );
-    // Not an exact count: a reconcile reading a Deployment cache that has not yet seen the
-    // previous update gets a 409 and retries, as it should.
-    assert!(server.request_count("update", DEPLOYMENTS) >= 1);
+    // Scaled by an apply of the controller's fields, never by replacing the Deployment.
+    assert!(server.request_count("patch", DEPLOYMENTS) >= 2);
+    assert_eq!(server.request_count("update", DEPLOYMENTS), 0);
     assert_eq!(server.request_count("delete", DEPLOYMENTS), 0);
 
     server
@@ -158,6 +161,82 @@ async fn a_spec_change_scales_the_deployment_in_place() {
         deployment(&server, "shop", "web").is_some_and(|d| replicas(&d) == Some(1))
     })
     .await;
+    running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_another_manager_sets_on_the_deployment_survives_reconciles() {
+    let server = server().await;
+    create_foo(&server, "shop", "web", "web", 2);
+    let running = start(&server, WorkQueue::new());
+    eventually("the Deployment", || {
+        deployment(&server, "shop", "web").is_some_and(|d| replicas(&d) == Some(2))
+    })
+    .await;
+
+    // A sidecar injector adds its container and an annotation, by apply as its own manager.
+    let deployments = Api::<Deployment>::namespaced(client(&server), "shop");
+    let injected = json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "annotations": {"sidecar/injected": "true"}},
+        "spec": {"template": {"spec": {"containers": [{"name": "proxy", "image": "envoy:1"}]}}},
+    });
+    deployments
+        .patch(
+            "web",
+            &Patch::Apply(&injected),
+            &PatchParams::apply("sidecar-injector"),
+        )
+        .await
+        .unwrap();
+    // The user scales the Foo: the controller applies its fields again.
+    server
+        .patch_merge(FOOS, Some("shop"), "web", json!({"spec": {"replicas": 4}}))
+        .unwrap();
+    eventually("the Deployment to follow the Foo", || {
+        deployment(&server, "shop", "web").is_some_and(|d| replicas(&d) == Some(4))
+    })
+    .await;
+
+    let after = deployment(&server, "shop", "web").unwrap();
+    let containers: Vec<(String, Option<String>)> = after
+        .spec
+        .template
+        .spec
+        .as_ref()
+        .unwrap()
+        .containers
+        .iter()
+        .map(|c| (c.name.clone(), c.image.clone()))
+        .collect();
+    assert_eq!(
+        containers,
+        [
+            ("nginx".to_owned(), Some("nginx:latest".to_owned())),
+            ("proxy".to_owned(), Some("envoy:1".to_owned()))
+        ],
+        "the controller's container and the injector's"
+    );
+    assert_eq!(
+        after.metadata.annotations.unwrap()["sidecar/injected"],
+        "true"
+    );
+    let managers: Vec<(String, String)> = after
+        .metadata
+        .managed_fields
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.manager.unwrap(), m.operation.unwrap()))
+        .collect();
+    assert!(
+        managers.contains(&("sample-controller".to_owned(), "Apply".to_owned())),
+        "{managers:?}"
+    );
+    assert!(
+        managers.contains(&("sidecar-injector".to_owned(), "Apply".to_owned())),
+        "{managers:?}"
+    );
     running.stop().await;
 }
 
@@ -188,7 +267,7 @@ async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
     let server = server().await;
     server
         .faults()
-        .fail_next(3, 500, FaultTarget::resource(DEPLOYMENTS).verb("create"));
+        .fail_next(3, 500, FaultTarget::resource(DEPLOYMENTS).verb("patch"));
     create_foo(&server, "shop", "flaky", "flaky", 1);
     let delays = Arc::new(Mutex::new(Vec::new()));
     let queue = WorkQueue::rate_limited(Recording {
@@ -208,12 +287,15 @@ async fn failing_deployment_creates_are_retried_with_exponential_backoff() {
         },
     )
     .await;
-    let posts = server
+    // Created by apply: a PATCH that creates what does not exist.
+    let applies = server
         .requests()
         .iter()
-        .filter(|r| r.method == "POST" && r.path == "/apis/apps/v1/namespaces/shop/deployments")
+        .filter(|r| {
+            r.method == "PATCH" && r.path == "/apis/apps/v1/namespaces/shop/deployments/flaky"
+        })
         .count();
-    assert_eq!(posts, 4, "three answered 500, the fourth created it");
+    assert_eq!(applies, 4, "three answered 500, the fourth created it");
     assert_eq!(server.count(DEPLOYMENTS), 1);
     // Each failure waited twice as long as the one before (client-go's 5 ms base), whatever
     // the machine's speed: these are the delays the queue was told to wait.
@@ -297,6 +379,13 @@ async fn a_deployment_the_foo_does_not_control_is_not_taken_over() {
         "not a field changed, not even the resourceVersion"
     );
     assert_eq!(server.request_count("update", DEPLOYMENTS), 0);
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.ends_with("/deployments/taken")),
+        "never applied to"
+    );
     assert_eq!(
         available(&foo(&server, "shop", "greedy")),
         None,

@@ -4,10 +4,12 @@
 //! The first byte picks what the rest (JSON) is read as: a `fieldsV1` value, a
 //! `managedFields` list, or a live object and an applied configuration separated by a NUL
 //! byte, applied to a Deployment, a custom resource (its schema the first document's
-//! `schema`, when it has one) and an untyped object. Errors are fine; panics are bugs, and
-//! so is a `fieldsV1` or `managedFields` value that does not survive a round trip.
+//! `schema`, when it has one) and an untyped object, and what each manager owns extracted
+//! back. Errors are fine; panics are bugs, and so is a `fieldsV1` or `managedFields` value
+//! that does not survive a round trip.
 
 use informer_merge::apply::{compare, field_set, merge};
+use informer_merge::extract::extract_items;
 use informer_merge::fieldpath::Set;
 use informer_merge::managed::{ManagedFields, Manager};
 use informer_merge::schema::builtin;
@@ -85,7 +87,11 @@ fn apply(text: &[u8]) {
         };
         let merged = merged.unwrap_or_else(|| live.clone());
         let _ = managed.apply(&merged, &config, ty, &second, false, None, now);
-        let _ = managed.apply(&merged, &config, ty, &second, true, None, now);
+        if let Ok(Some(applied)) = managed.apply(&merged, &config, ty, &second, true, None, now) {
+            for entry in managed.entries().values() {
+                let _ = extract_items(&applied, &entry.fields);
+            }
+        }
         let updater = Manager::update("updater", "apps/v1", "");
         let _ = managed.update(&merged, &config, ty, &updater, None, now);
         let _ = ManagedFields::decode(&managed.to_value());

@@ -1025,6 +1025,167 @@ pub mod example_com {
                 map.end()
             }
         }
+        /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetApply {
+            /// `apiVersion`: set by `new`.
+            #[serde(
+                rename = "apiVersion",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub api_version: ::core::option::Option<::std::string::String>,
+            /// `kind`: set by `new`.
+            #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+            pub kind: ::core::option::Option<::std::string::String>,
+            /// `metadata`: the name (and namespace) set by `new`, and what else this apply
+            /// sets of the object's metadata.
+            #[serde(
+                rename = "metadata",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub metadata: ::core::option::Option<
+                ::kube_informers::apply::ObjectMetaApply,
+            >,
+            /// Desired state of the widget.
+            /// - first point
+            ///   continues here
+            ///
+            /// Validation rule: `!has(self.replicas) || self.replicas <= self.size` — replicas must not exceed size
+            #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+            pub spec: ::core::option::Option<WidgetSpecApply>,
+            /// Field `status`.
+            #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+            pub status: ::core::option::Option<WidgetStatusApply>,
+        }
+        impl WidgetApply {
+            /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
+            #[inline]
+            pub fn new(
+                name: impl ::core::convert::Into<::std::string::String>,
+                namespace: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                Self {
+                    api_version: ::core::option::Option::Some(
+                        <Widget as ::kube_informers::k8s_openapi::Resource>::API_VERSION
+                            .into(),
+                    ),
+                    kind: ::core::option::Option::Some(
+                        <Widget as ::kube_informers::k8s_openapi::Resource>::KIND.into(),
+                    ),
+                    metadata: ::core::option::Option::Some(
+                        ::kube_informers::apply::ObjectMetaApply::new()
+                            .name(name)
+                            .namespace(namespace),
+                    ),
+                    ..::core::default::Default::default()
+                }
+            }
+            /// Adds `metadata.labels`.
+            #[inline]
+            #[must_use]
+            pub fn labels(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().labels(entries),
+                );
+                self
+            }
+            /// Adds `metadata.annotations`.
+            #[inline]
+            #[must_use]
+            pub fn annotations(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().annotations(entries),
+                );
+                self
+            }
+            /// Adds `metadata.ownerReferences`.
+            #[inline]
+            #[must_use]
+            pub fn owner_references(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = ::kube_informers::apply::OwnerReferenceApply,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().owner_references(values),
+                );
+                self
+            }
+            /// Adds `metadata.finalizers`.
+            #[inline]
+            #[must_use]
+            pub fn finalizers(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = impl ::core::convert::Into<::std::string::String>,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().finalizers(values),
+                );
+                self
+            }
+            /// Sets `spec`.
+            #[inline]
+            #[must_use]
+            pub fn spec(mut self, value: WidgetSpecApply) -> Self {
+                self.spec = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `status`.
+            #[inline]
+            #[must_use]
+            pub fn status(mut self, value: WidgetStatusApply) -> Self {
+                self.status = ::core::option::Option::Some(value);
+                self
+            }
+        }
+        impl ::kube_informers::apply::ApplyConfiguration for WidgetApply {
+            type Resource = Widget;
+        }
+        /// The `Widget` configuration `field_manager` applied to `object`, read from its `managedFields` (client-go's `ExtractWidget`).
+        #[inline]
+        pub fn extract_widget(
+            object: &Widget,
+            field_manager: &str,
+        ) -> ::core::result::Result<WidgetApply, ::kube_informers::apply::ExtractError> {
+            ::kube_informers::apply::extract(object, field_manager, "")
+        }
+        /// The `Widget` status configuration `field_manager` applied through the `status` subresource (client-go's `ExtractWidgetStatus`).
+        #[inline]
+        pub fn extract_widget_status(
+            object: &Widget,
+            field_manager: &str,
+        ) -> ::core::result::Result<WidgetApply, ::kube_informers::apply::ExtractError> {
+            ::kube_informers::apply::extract(object, field_manager, "status")
+        }
         /// Desired state of the widget.
         /// - first point
         ///   continues here
@@ -1100,6 +1261,232 @@ pub mod example_com {
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub weight: ::std::option::Option<i64>,
         }
+        /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetSpecApply {
+            /// Field `config`.
+            #[serde(rename = "config", default, skip_serializing_if = "Option::is_none")]
+            pub config: ::core::option::Option<::kube_informers::serde_json::Value>,
+            /// Field `for`.
+            #[serde(rename = "for", default, skip_serializing_if = "Option::is_none")]
+            pub r#for: ::core::option::Option<::std::string::String>,
+            /// Free-form JSON: the `oneOf` branches of this schema share no single Rust type.
+            #[serde(rename = "free", default, skip_serializing_if = "Option::is_none")]
+            pub free: ::core::option::Option<::kube_informers::serde_json::Value>,
+            /// Field `hugepages-1Gi`.
+            #[serde(
+                rename = "hugepages-1Gi",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub hugepages_1gi: ::core::option::Option<
+                ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+            >,
+            /// Validation rule (each value): `self.size() <= 63`
+            #[serde(rename = "labels", default, skip_serializing_if = "Option::is_none")]
+            pub labels: ::core::option::Option<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::std::string::String,
+                >,
+            >,
+            /// Field `matrix`.
+            #[serde(rename = "matrix", default, skip_serializing_if = "Option::is_none")]
+            pub matrix: ::core::option::Option<
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            >,
+            /// Field `mode`.
+            #[serde(rename = "mode", default, skip_serializing_if = "Option::is_none")]
+            pub mode: ::core::option::Option<::std::string::String>,
+            /// Field `port`.
+            #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+            pub port: ::core::option::Option<
+                ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+            >,
+            /// Field `ratio`.
+            #[serde(rename = "ratio", default, skip_serializing_if = "Option::is_none")]
+            pub ratio: ::core::option::Option<f64>,
+            /// Validation rule: `!oldSelf.hasValue() || self >= oldSelf.value()` — replicas never decrease (`optionalOldSelf`: also checked on create)
+            #[serde(
+                rename = "replicas",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub replicas: ::core::option::Option<i64>,
+            /// Validation rule (each item): `self.name != ''` — names are not empty (reported at `.name`)
+            #[serde(rename = "rules", default, skip_serializing_if = "Option::is_none")]
+            pub rules: ::core::option::Option<::std::vec::Vec<WidgetSpecRulesApply>>,
+            /// Size in units.
+            ///
+            /// Default: `3`
+            ///
+            /// Validation rule: `self >= 0` — message: `'size ' + string(self) + ' is negative'` (reason `FieldValueForbidden`)
+            #[serde(rename = "size", default, skip_serializing_if = "Option::is_none")]
+            pub size: ::core::option::Option<i32>,
+            /// An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).
+            #[serde(
+                rename = "template",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub template: ::core::option::Option<WidgetSpecTemplateApply>,
+            /// The widget type.
+            #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+            pub r#type: ::core::option::Option<WidgetSpecType>,
+            /// Field `weight`.
+            #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
+            pub weight: ::core::option::Option<i64>,
+        }
+        impl WidgetSpecApply {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+            /// Sets `config`.
+            #[inline]
+            #[must_use]
+            pub fn config(mut self, value: ::kube_informers::serde_json::Value) -> Self {
+                self.config = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `for`.
+            #[inline]
+            #[must_use]
+            pub fn r#for(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.r#for = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Sets `free`.
+            #[inline]
+            #[must_use]
+            pub fn free(mut self, value: ::kube_informers::serde_json::Value) -> Self {
+                self.free = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `hugepages-1Gi`.
+            #[inline]
+            #[must_use]
+            pub fn hugepages_1gi(
+                mut self,
+                value: ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+            ) -> Self {
+                self.hugepages_1gi = ::core::option::Option::Some(value);
+                self
+            }
+            /// Adds entries to `labels` (a key given again keeps its last value).
+            #[inline]
+            #[must_use]
+            pub fn labels(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.labels
+                    .get_or_insert_with(::std::collections::BTreeMap::new)
+                    .extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
+                self
+            }
+            /// Adds items to `matrix`.
+            #[inline]
+            #[must_use]
+            pub fn matrix(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = ::std::vec::Vec<::std::string::String>,
+                >,
+            ) -> Self {
+                self.matrix.get_or_insert_with(::std::vec::Vec::new).extend(values);
+                self
+            }
+            /// Sets `mode`.
+            #[inline]
+            #[must_use]
+            pub fn mode(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.mode = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Sets `port`.
+            #[inline]
+            #[must_use]
+            pub fn port(
+                mut self,
+                value: ::kube_informers::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+            ) -> Self {
+                self.port = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `ratio`.
+            #[inline]
+            #[must_use]
+            pub fn ratio(mut self, value: f64) -> Self {
+                self.ratio = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `replicas`.
+            #[inline]
+            #[must_use]
+            pub fn replicas(mut self, value: i64) -> Self {
+                self.replicas = ::core::option::Option::Some(value);
+                self
+            }
+            /// Adds items to `rules`.
+            #[inline]
+            #[must_use]
+            pub fn rules(
+                mut self,
+                values: impl ::core::iter::IntoIterator<Item = WidgetSpecRulesApply>,
+            ) -> Self {
+                self.rules.get_or_insert_with(::std::vec::Vec::new).extend(values);
+                self
+            }
+            /// Sets `size`.
+            #[inline]
+            #[must_use]
+            pub fn size(mut self, value: i32) -> Self {
+                self.size = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `template`.
+            #[inline]
+            #[must_use]
+            pub fn template(mut self, value: WidgetSpecTemplateApply) -> Self {
+                self.template = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `type`.
+            #[inline]
+            #[must_use]
+            pub fn r#type(mut self, value: WidgetSpecType) -> Self {
+                self.r#type = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `weight`.
+            #[inline]
+            #[must_use]
+            pub fn weight(mut self, value: i64) -> Self {
+                self.weight = ::core::option::Option::Some(value);
+                self
+            }
+        }
         /// Object at `spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.rules.items`.
         #[derive(
             Clone,
@@ -1127,6 +1514,68 @@ pub mod example_com {
                 skip_serializing_if = "::std::option::Option::is_none"
             )]
             pub nullable_note: ::std::option::Option<::std::string::String>,
+        }
+        /// The apply configuration of [`WidgetSpecRules`]: every field optional, only the set ones sent.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetSpecRulesApply {
+            /// Field `$ref`.
+            #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
+            pub r#ref: ::core::option::Option<::std::string::String>,
+            /// Field `name`.
+            #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+            pub name: ::core::option::Option<::std::string::String>,
+            /// Field `nullableNote`.
+            #[serde(
+                rename = "nullableNote",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub nullable_note: ::core::option::Option<::std::string::String>,
+        }
+        impl WidgetSpecRulesApply {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+            /// Sets `$ref`.
+            #[inline]
+            #[must_use]
+            pub fn r#ref(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.r#ref = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Sets `name`.
+            #[inline]
+            #[must_use]
+            pub fn name(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.name = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Sets `nullableNote`.
+            #[inline]
+            #[must_use]
+            pub fn nullable_note(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.nullable_note = ::core::option::Option::Some(value.into());
+                self
+            }
         }
         /// Object at `spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.template`.
         ///
@@ -1157,6 +1606,76 @@ pub mod example_com {
                 ::std::string::String,
                 ::kube_informers::serde_json::Value,
             >,
+        }
+        /// The apply configuration of [`WidgetSpecTemplate`]: every field optional, only the set ones sent.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetSpecTemplateApply {
+            /// Field `apiVersion`.
+            #[serde(
+                rename = "apiVersion",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub api_version: ::core::option::Option<::std::string::String>,
+            /// Field `kind`.
+            #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+            pub kind: ::core::option::Option<::std::string::String>,
+            /// Fields the schema does not declare, sent as they are.
+            #[serde(flatten)]
+            pub rest: ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::kube_informers::serde_json::Value,
+            >,
+        }
+        impl WidgetSpecTemplateApply {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+            /// Sets `apiVersion`.
+            #[inline]
+            #[must_use]
+            pub fn api_version(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.api_version = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Sets `kind`.
+            #[inline]
+            #[must_use]
+            pub fn kind(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.kind = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Adds fields the schema does not declare (a key given again keeps its last value).
+            #[inline]
+            #[must_use]
+            pub fn rest(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        ::kube_informers::serde_json::Value,
+                    ),
+                >,
+            ) -> Self {
+                self.rest.extend(entries.into_iter().map(|(k, v)| (k.into(), v)));
+                self
+            }
         }
         /// The widget type.
         ///
@@ -1249,6 +1768,68 @@ pub mod example_com {
             /// Field `replicas`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub replicas: ::std::option::Option<i32>,
+        }
+        /// The apply configuration of [`WidgetStatus`]: every field optional, only the set ones sent.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetStatusApply {
+            /// Field `lastUpdated`.
+            #[serde(
+                rename = "lastUpdated",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub last_updated: ::core::option::Option<
+                ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+            >,
+            /// Field `phase`.
+            #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
+            pub phase: ::core::option::Option<WidgetStatusPhase>,
+            /// Field `replicas`.
+            #[serde(
+                rename = "replicas",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub replicas: ::core::option::Option<i32>,
+        }
+        impl WidgetStatusApply {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+            /// Sets `lastUpdated`.
+            #[inline]
+            #[must_use]
+            pub fn last_updated(
+                mut self,
+                value: ::kube_informers::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+            ) -> Self {
+                self.last_updated = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `phase`.
+            #[inline]
+            #[must_use]
+            pub fn phase(mut self, value: WidgetStatusPhase) -> Self {
+                self.phase = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `replicas`.
+            #[inline]
+            #[must_use]
+            pub fn replicas(mut self, value: i32) -> Self {
+                self.replicas = ::core::option::Option::Some(value);
+                self
+            }
         }
         /// String enum at `spec.versions[0].schema.openAPIV3Schema.properties.status.properties.phase`.
         ///
@@ -1374,6 +1955,145 @@ pub mod example_com {
                 map.end()
             }
         }
+        /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetApply {
+            /// `apiVersion`: set by `new`.
+            #[serde(
+                rename = "apiVersion",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub api_version: ::core::option::Option<::std::string::String>,
+            /// `kind`: set by `new`.
+            #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+            pub kind: ::core::option::Option<::std::string::String>,
+            /// `metadata`: the name (and namespace) set by `new`, and what else this apply
+            /// sets of the object's metadata.
+            #[serde(
+                rename = "metadata",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub metadata: ::core::option::Option<
+                ::kube_informers::apply::ObjectMetaApply,
+            >,
+            /// Field `spec`.
+            #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+            pub spec: ::core::option::Option<WidgetSpecApply>,
+        }
+        impl WidgetApply {
+            /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
+            #[inline]
+            pub fn new(
+                name: impl ::core::convert::Into<::std::string::String>,
+                namespace: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                Self {
+                    api_version: ::core::option::Option::Some(
+                        <Widget as ::kube_informers::k8s_openapi::Resource>::API_VERSION
+                            .into(),
+                    ),
+                    kind: ::core::option::Option::Some(
+                        <Widget as ::kube_informers::k8s_openapi::Resource>::KIND.into(),
+                    ),
+                    metadata: ::core::option::Option::Some(
+                        ::kube_informers::apply::ObjectMetaApply::new()
+                            .name(name)
+                            .namespace(namespace),
+                    ),
+                    ..::core::default::Default::default()
+                }
+            }
+            /// Adds `metadata.labels`.
+            #[inline]
+            #[must_use]
+            pub fn labels(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().labels(entries),
+                );
+                self
+            }
+            /// Adds `metadata.annotations`.
+            #[inline]
+            #[must_use]
+            pub fn annotations(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().annotations(entries),
+                );
+                self
+            }
+            /// Adds `metadata.ownerReferences`.
+            #[inline]
+            #[must_use]
+            pub fn owner_references(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = ::kube_informers::apply::OwnerReferenceApply,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().owner_references(values),
+                );
+                self
+            }
+            /// Adds `metadata.finalizers`.
+            #[inline]
+            #[must_use]
+            pub fn finalizers(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = impl ::core::convert::Into<::std::string::String>,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().finalizers(values),
+                );
+                self
+            }
+            /// Sets `spec`.
+            #[inline]
+            #[must_use]
+            pub fn spec(mut self, value: WidgetSpecApply) -> Self {
+                self.spec = ::core::option::Option::Some(value);
+                self
+            }
+        }
+        impl ::kube_informers::apply::ApplyConfiguration for WidgetApply {
+            type Resource = Widget;
+        }
+        /// The `Widget` configuration `field_manager` applied to `object`, read from its `managedFields` (client-go's `ExtractWidget`).
+        #[inline]
+        pub fn extract_widget(
+            object: &Widget,
+            field_manager: &str,
+        ) -> ::core::result::Result<WidgetApply, ::kube_informers::apply::ExtractError> {
+            ::kube_informers::apply::extract(object, field_manager, "")
+        }
         /// Object at `spec.versions[1].schema.openAPIV3Schema.properties.spec`.
         #[derive(
             Clone,
@@ -1388,6 +2108,35 @@ pub mod example_com {
             /// Field `size`.
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
             pub size: ::std::option::Option<i64>,
+        }
+        /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct WidgetSpecApply {
+            /// Field `size`.
+            #[serde(rename = "size", default, skip_serializing_if = "Option::is_none")]
+            pub size: ::core::option::Option<i64>,
+        }
+        impl WidgetSpecApply {
+            /// A configuration with nothing set.
+            #[inline]
+            pub fn new() -> Self {
+                ::core::default::Default::default()
+            }
+            /// Sets `size`.
+            #[inline]
+            #[must_use]
+            pub fn size(mut self, value: i64) -> Self {
+                self.size = ::core::option::Option::Some(value);
+                self
+            }
         }
     }
 }
@@ -1494,6 +2243,213 @@ pub mod tools_example_org {
                 }
                 map.end()
             }
+        }
+        /// The apply configuration of [`Gadget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
+        #[derive(
+            Clone,
+            Debug,
+            Default,
+            PartialEq,
+            ::kube_informers::serde::Serialize,
+            ::kube_informers::serde::Deserialize
+        )]
+        #[serde(crate = "::kube_informers::serde")]
+        pub struct GadgetApply {
+            /// `apiVersion`: set by `new`.
+            #[serde(
+                rename = "apiVersion",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub api_version: ::core::option::Option<::std::string::String>,
+            /// `kind`: set by `new`.
+            #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+            pub kind: ::core::option::Option<::std::string::String>,
+            /// `metadata`: the name (and namespace) set by `new`, and what else this apply
+            /// sets of the object's metadata.
+            #[serde(
+                rename = "metadata",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub metadata: ::core::option::Option<
+                ::kube_informers::apply::ObjectMetaApply,
+            >,
+            /// Field `2fa`.
+            #[serde(rename = "2fa", default, skip_serializing_if = "Option::is_none")]
+            pub _2fa: ::core::option::Option<bool>,
+            /// Arbitrary data by key.
+            #[serde(rename = "data", default, skip_serializing_if = "Option::is_none")]
+            pub data: ::core::option::Option<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::kube_informers::serde_json::Value,
+                >,
+            >,
+            /// Default: `true`
+            #[serde(
+                rename = "enabled",
+                default,
+                skip_serializing_if = "Option::is_none"
+            )]
+            pub enabled: ::core::option::Option<bool>,
+            /// Field `self`.
+            #[serde(rename = "self", default, skip_serializing_if = "Option::is_none")]
+            pub self_: ::core::option::Option<::std::string::String>,
+            /// Fields the schema does not declare, sent as they are.
+            #[serde(flatten)]
+            pub rest: ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::kube_informers::serde_json::Value,
+            >,
+        }
+        impl GadgetApply {
+            /// A `Gadget` configuration of `name`, with `apiVersion` and `kind` set.
+            #[inline]
+            pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+                Self {
+                    api_version: ::core::option::Option::Some(
+                        <Gadget as ::kube_informers::k8s_openapi::Resource>::API_VERSION
+                            .into(),
+                    ),
+                    kind: ::core::option::Option::Some(
+                        <Gadget as ::kube_informers::k8s_openapi::Resource>::KIND.into(),
+                    ),
+                    metadata: ::core::option::Option::Some(
+                        ::kube_informers::apply::ObjectMetaApply::new().name(name),
+                    ),
+                    ..::core::default::Default::default()
+                }
+            }
+            /// Adds `metadata.labels`.
+            #[inline]
+            #[must_use]
+            pub fn labels(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().labels(entries),
+                );
+                self
+            }
+            /// Adds `metadata.annotations`.
+            #[inline]
+            #[must_use]
+            pub fn annotations(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        impl ::core::convert::Into<::std::string::String>,
+                    ),
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().annotations(entries),
+                );
+                self
+            }
+            /// Adds `metadata.ownerReferences`.
+            #[inline]
+            #[must_use]
+            pub fn owner_references(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = ::kube_informers::apply::OwnerReferenceApply,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().owner_references(values),
+                );
+                self
+            }
+            /// Adds `metadata.finalizers`.
+            #[inline]
+            #[must_use]
+            pub fn finalizers(
+                mut self,
+                values: impl ::core::iter::IntoIterator<
+                    Item = impl ::core::convert::Into<::std::string::String>,
+                >,
+            ) -> Self {
+                self.metadata = ::core::option::Option::Some(
+                    self.metadata.take().unwrap_or_default().finalizers(values),
+                );
+                self
+            }
+            /// Sets `2fa`.
+            #[inline]
+            #[must_use]
+            pub fn _2fa(mut self, value: bool) -> Self {
+                self._2fa = ::core::option::Option::Some(value);
+                self
+            }
+            /// Adds entries to `data` (a key given again keeps its last value).
+            #[inline]
+            #[must_use]
+            pub fn data(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        ::kube_informers::serde_json::Value,
+                    ),
+                >,
+            ) -> Self {
+                self.data
+                    .get_or_insert_with(::std::collections::BTreeMap::new)
+                    .extend(entries.into_iter().map(|(k, v)| (k.into(), v)));
+                self
+            }
+            /// Sets `enabled`.
+            #[inline]
+            #[must_use]
+            pub fn enabled(mut self, value: bool) -> Self {
+                self.enabled = ::core::option::Option::Some(value);
+                self
+            }
+            /// Sets `self`.
+            #[inline]
+            #[must_use]
+            pub fn self_(
+                mut self,
+                value: impl ::core::convert::Into<::std::string::String>,
+            ) -> Self {
+                self.self_ = ::core::option::Option::Some(value.into());
+                self
+            }
+            /// Adds fields the schema does not declare (a key given again keeps its last value).
+            #[inline]
+            #[must_use]
+            pub fn rest(
+                mut self,
+                entries: impl ::core::iter::IntoIterator<
+                    Item = (
+                        impl ::core::convert::Into<::std::string::String>,
+                        ::kube_informers::serde_json::Value,
+                    ),
+                >,
+            ) -> Self {
+                self.rest.extend(entries.into_iter().map(|(k, v)| (k.into(), v)));
+                self
+            }
+        }
+        impl ::kube_informers::apply::ApplyConfiguration for GadgetApply {
+            type Resource = Gadget;
+        }
+        /// The `Gadget` configuration `field_manager` applied to `object`, read from its `managedFields` (client-go's `ExtractGadget`).
+        #[inline]
+        pub fn extract_gadget(
+            object: &Gadget,
+            field_manager: &str,
+        ) -> ::core::result::Result<GadgetApply, ::kube_informers::apply::ExtractError> {
+            ::kube_informers::apply::extract(object, field_manager, "")
         }
     }
 }
