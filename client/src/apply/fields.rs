@@ -4,6 +4,8 @@
 //! cheap to compile; configurations are read back from JSON (by [`extract`](super::extract))
 //! far less often than they are written.
 
+use std::collections::BTreeMap;
+
 use serde::de::{DeserializeOwned, Error};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -33,6 +35,21 @@ impl Fields {
                 .map(Some)
                 .map_err(|e| E::custom(format_args!("{name}: {e}"))),
         }
+    }
+}
+
+impl Fields {
+    /// The fields no [`take`](Self::take) has taken, each as a `T`: a configuration's map
+    /// of fields its schema does not declare.
+    pub fn rest<T: DeserializeOwned, E: Error>(self) -> Result<BTreeMap<String, T>, E> {
+        self.0
+            .into_iter()
+            .map(|(name, value)| {
+                T::deserialize(value)
+                    .map(|v| (name.clone(), v))
+                    .map_err(|e| E::custom(format_args!("{name}: {e}")))
+            })
+            .collect()
     }
 }
 

@@ -684,17 +684,21 @@ fn apply_fields(
     reserved_methods: &[&str],
     names: &ApplyNames,
     paths: &Paths,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
+) -> ApplyFields {
     let mut fields = NameSet::with_reserved(reserved_fields.iter().copied());
     let mut methods = NameSet::with_reserved(reserved_methods.iter().copied());
     let mut decls = Vec::new();
     let mut setters = Vec::new();
+    let mut takes = Vec::new();
     for field in &def.fields {
         let name = fields.claim(&field.rust_name);
         let method = methods.claim(&name);
         let (decl, setter) = apply_field(field, &name, &method, names, paths);
         decls.push(decl);
         setters.push(setter);
+        let field_ident = ident(&name);
+        let wire = &field.wire_name;
+        takes.push(quote!(#field_ident: fields.take(#wire)?,));
     }
     if let Some((rest, ty)) = &def.rest {
         let name = fields.claim(rest);
@@ -723,8 +727,57 @@ fn apply_fields(
                 self
             }
         });
+        // Last: what the declared fields did not take.
+        takes.push(quote!(#field: fields.rest()?,));
     }
-    (decls, setters)
+    ApplyFields {
+        decls,
+        setters,
+        takes,
+    }
+}
+
+/// A configuration's field declarations, builder methods and `Deserialize` field reads.
+struct ApplyFields {
+    decls: Vec<TokenStream>,
+    setters: Vec<TokenStream>,
+    takes: Vec<TokenStream>,
+}
+
+/// `Deserialize` for a configuration through the runtime's `apply::Fields` (one generic read
+/// per field type instead of a derived visitor per struct: the configurations of a large CRD
+/// corpus are twice its types), reading `takes` after `reserved` (a resource's
+/// `apiVersion`, `kind`, `metadata`).
+fn apply_deserialize(
+    name: &Ident,
+    reserved: &[(&str, &str)],
+    takes: &[TokenStream],
+    paths: &Paths,
+) -> TokenStream {
+    let Paths { serde, apply, .. } = paths;
+    let reserved = reserved.iter().map(|(field, wire)| {
+        let field = ident(field);
+        quote!(#field: fields.take(#wire)?,)
+    });
+    let read = quote!(<#apply::Fields as #serde::Deserialize>::deserialize(deserializer)?);
+    let body = if takes.is_empty() && reserved.len() == 0 {
+        quote! {
+            #read;
+            ::core::result::Result::Ok(Self {})
+        }
+    } else {
+        quote! {
+            let mut fields = #read;
+            ::core::result::Result::Ok(Self { #(#reserved)* #(#takes)* })
+        }
+    };
+    quote! {
+        impl<'de> #serde::Deserialize<'de> for #name {
+            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                #body
+            }
+        }
+    }
 }
 
 /// The configuration of a nested struct.
@@ -737,14 +790,21 @@ fn structure_apply(def: &StructDef, names: &ApplyNames, paths: &Paths) -> TokenS
         " The apply configuration of [`{}`]: every field optional, only the set ones sent.",
         def.name
     );
-    let (decls, setters) = apply_fields(def, &[], &["new"], names, paths);
+    let ApplyFields {
+        decls,
+        setters,
+        takes,
+    } = apply_fields(def, &[], &["new"], names, paths);
+    let deserialize = apply_deserialize(&name, &[], &takes, paths);
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize, #serde::Deserialize)]
+        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize)]
         #serde_crate
         pub struct #name {
             #(#decls)*
         }
+
+        #deserialize
 
         impl #name {
             /// A configuration with nothing set.
@@ -793,11 +853,25 @@ fn resource_apply(resource: &CrdResource, names: &ApplyNames, paths: &Paths) -> 
         def.name
     );
     let shortcuts = ["labels", "annotations", "owner_references", "finalizers"];
-    let (decls, setters) = apply_fields(
+    let ApplyFields {
+        decls,
+        setters,
+        takes,
+    } = apply_fields(
         def,
         &["api_version", "kind", "metadata"],
         &[&["new"][..], &shortcuts[..]].concat(),
         names,
+        paths,
+    );
+    let deserialize = apply_deserialize(
+        &name,
+        &[
+            ("api_version", "apiVersion"),
+            ("kind", "kind"),
+            ("metadata", "metadata"),
+        ],
+        &takes,
         paths,
     );
     let meta = quote!(#apply::ObjectMetaApply);
@@ -816,7 +890,7 @@ fn resource_apply(resource: &CrdResource, names: &ApplyNames, paths: &Paths) -> 
     });
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize, #serde::Deserialize)]
+        #[derive(Clone, Debug, Default, PartialEq, #serde::Serialize)]
         #serde_crate
         pub struct #name {
             /// `apiVersion`: set by `new`.
@@ -831,6 +905,8 @@ fn resource_apply(resource: &CrdResource, names: &ApplyNames, paths: &Paths) -> 
             pub metadata: ::core::option::Option<#meta>,
             #(#decls)*
         }
+
+        #deserialize
 
         impl #name {
             #root_methods

@@ -1026,14 +1026,7 @@ pub mod example_com {
             }
         }
         /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetApply {
             /// `apiVersion`: set by `new`.
@@ -1066,6 +1059,22 @@ pub mod example_com {
             /// Field `status`.
             #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
             pub status: ::core::option::Option<WidgetStatusApply>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    api_version: fields.take("apiVersion")?,
+                    kind: fields.take("kind")?,
+                    metadata: fields.take("metadata")?,
+                    spec: fields.take("spec")?,
+                    status: fields.take("status")?,
+                })
+            }
         }
         impl WidgetApply {
             /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
@@ -1262,14 +1271,7 @@ pub mod example_com {
             pub weight: ::std::option::Option<i64>,
         }
         /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecApply {
             /// Field `config`.
@@ -1344,6 +1346,32 @@ pub mod example_com {
             /// Field `weight`.
             #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
             pub weight: ::core::option::Option<i64>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    config: fields.take("config")?,
+                    r#for: fields.take("for")?,
+                    free: fields.take("free")?,
+                    hugepages_1gi: fields.take("hugepages-1Gi")?,
+                    labels: fields.take("labels")?,
+                    matrix: fields.take("matrix")?,
+                    mode: fields.take("mode")?,
+                    port: fields.take("port")?,
+                    ratio: fields.take("ratio")?,
+                    replicas: fields.take("replicas")?,
+                    rules: fields.take("rules")?,
+                    size: fields.take("size")?,
+                    template: fields.take("template")?,
+                    r#type: fields.take("type")?,
+                    weight: fields.take("weight")?,
+                })
+            }
         }
         impl WidgetSpecApply {
             /// A configuration with nothing set.
@@ -1516,14 +1544,7 @@ pub mod example_com {
             pub nullable_note: ::std::option::Option<::std::string::String>,
         }
         /// The apply configuration of [`WidgetSpecRules`]: every field optional, only the set ones sent.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecRulesApply {
             /// Field `$ref`.
@@ -1539,6 +1560,20 @@ pub mod example_com {
                 skip_serializing_if = "Option::is_none"
             )]
             pub nullable_note: ::core::option::Option<::std::string::String>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecRulesApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    r#ref: fields.take("$ref")?,
+                    name: fields.take("name")?,
+                    nullable_note: fields.take("nullableNote")?,
+                })
+            }
         }
         impl WidgetSpecRulesApply {
             /// A configuration with nothing set.
@@ -1608,14 +1643,7 @@ pub mod example_com {
             >,
         }
         /// The apply configuration of [`WidgetSpecTemplate`]: every field optional, only the set ones sent.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecTemplateApply {
             /// Field `apiVersion`.
@@ -1634,6 +1662,20 @@ pub mod example_com {
                 ::std::string::String,
                 ::kube_informers::serde_json::Value,
             >,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecTemplateApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    api_version: fields.take("apiVersion")?,
+                    kind: fields.take("kind")?,
+                    rest: fields.rest()?,
+                })
+            }
         }
         impl WidgetSpecTemplateApply {
             /// A configuration with nothing set.
@@ -1770,14 +1812,7 @@ pub mod example_com {
             pub replicas: ::std::option::Option<i32>,
         }
         /// The apply configuration of [`WidgetStatus`]: every field optional, only the set ones sent.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetStatusApply {
             /// Field `lastUpdated`.
@@ -1799,6 +1834,20 @@ pub mod example_com {
                 skip_serializing_if = "Option::is_none"
             )]
             pub replicas: ::core::option::Option<i32>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetStatusApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    last_updated: fields.take("lastUpdated")?,
+                    phase: fields.take("phase")?,
+                    replicas: fields.take("replicas")?,
+                })
+            }
         }
         impl WidgetStatusApply {
             /// A configuration with nothing set.
@@ -1956,14 +2005,7 @@ pub mod example_com {
             }
         }
         /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetApply {
             /// `apiVersion`: set by `new`.
@@ -1989,6 +2031,21 @@ pub mod example_com {
             /// Field `spec`.
             #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
             pub spec: ::core::option::Option<WidgetSpecApply>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    api_version: fields.take("apiVersion")?,
+                    kind: fields.take("kind")?,
+                    metadata: fields.take("metadata")?,
+                    spec: fields.take("spec")?,
+                })
+            }
         }
         impl WidgetApply {
             /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
@@ -2110,19 +2167,22 @@ pub mod example_com {
             pub size: ::std::option::Option<i64>,
         }
         /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct WidgetSpecApply {
             /// Field `size`.
             #[serde(rename = "size", default, skip_serializing_if = "Option::is_none")]
             pub size: ::core::option::Option<i64>,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self { size: fields.take("size")? })
+            }
         }
         impl WidgetSpecApply {
             /// A configuration with nothing set.
@@ -2245,14 +2305,7 @@ pub mod tools_example_org {
             }
         }
         /// The apply configuration of [`Gadget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
-        #[derive(
-            Clone,
-            Debug,
-            Default,
-            PartialEq,
-            ::kube_informers::serde::Serialize,
-            ::kube_informers::serde::Deserialize
-        )]
+        #[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
         #[serde(crate = "::kube_informers::serde")]
         pub struct GadgetApply {
             /// `apiVersion`: set by `new`.
@@ -2302,6 +2355,25 @@ pub mod tools_example_org {
                 ::std::string::String,
                 ::kube_informers::serde_json::Value,
             >,
+        }
+        impl<'de> ::kube_informers::serde::Deserialize<'de> for GadgetApply {
+            fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+                    deserializer,
+                )?;
+                ::core::result::Result::Ok(Self {
+                    api_version: fields.take("apiVersion")?,
+                    kind: fields.take("kind")?,
+                    metadata: fields.take("metadata")?,
+                    _2fa: fields.take("2fa")?,
+                    data: fields.take("data")?,
+                    enabled: fields.take("enabled")?,
+                    self_: fields.take("self")?,
+                    rest: fields.rest()?,
+                })
+            }
         }
         impl GadgetApply {
             /// A `Gadget` configuration of `name`, with `apiVersion` and `kind` set.

@@ -69,14 +69,7 @@ impl ::kube_informers::serde::Serialize for Widget {
     }
 }
 /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetApply {
     /// `apiVersion`: set by `new`.
@@ -99,6 +92,22 @@ pub struct WidgetApply {
     /// Field `status`.
     #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
     pub status: ::core::option::Option<WidgetStatusApply>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            api_version: fields.take("apiVersion")?,
+            kind: fields.take("kind")?,
+            metadata: fields.take("metadata")?,
+            spec: fields.take("spec")?,
+            status: fields.take("status")?,
+        })
+    }
 }
 impl WidgetApply {
     /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
@@ -291,14 +300,7 @@ pub struct WidgetSpec {
     pub weight: ::std::option::Option<i64>,
 }
 /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecApply {
     /// Field `config`.
@@ -358,6 +360,32 @@ pub struct WidgetSpecApply {
     /// Field `weight`.
     #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
     pub weight: ::core::option::Option<i64>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            config: fields.take("config")?,
+            r#for: fields.take("for")?,
+            free: fields.take("free")?,
+            hugepages_1gi: fields.take("hugepages-1Gi")?,
+            labels: fields.take("labels")?,
+            matrix: fields.take("matrix")?,
+            mode: fields.take("mode")?,
+            port: fields.take("port")?,
+            ratio: fields.take("ratio")?,
+            replicas: fields.take("replicas")?,
+            rules: fields.take("rules")?,
+            size: fields.take("size")?,
+            template: fields.take("template")?,
+            r#type: fields.take("type")?,
+            weight: fields.take("weight")?,
+        })
+    }
 }
 impl WidgetSpecApply {
     /// A configuration with nothing set.
@@ -530,14 +558,7 @@ pub struct WidgetSpecRules {
     pub nullable_note: ::std::option::Option<::std::string::String>,
 }
 /// The apply configuration of [`WidgetSpecRules`]: every field optional, only the set ones sent.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecRulesApply {
     /// Field `$ref`.
@@ -549,6 +570,20 @@ pub struct WidgetSpecRulesApply {
     /// Field `nullableNote`.
     #[serde(rename = "nullableNote", default, skip_serializing_if = "Option::is_none")]
     pub nullable_note: ::core::option::Option<::std::string::String>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecRulesApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            r#ref: fields.take("$ref")?,
+            name: fields.take("name")?,
+            nullable_note: fields.take("nullableNote")?,
+        })
+    }
 }
 impl WidgetSpecRulesApply {
     /// A configuration with nothing set.
@@ -618,14 +653,7 @@ pub struct WidgetSpecTemplate {
     >,
 }
 /// The apply configuration of [`WidgetSpecTemplate`]: every field optional, only the set ones sent.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecTemplateApply {
     /// Field `apiVersion`.
@@ -640,6 +668,20 @@ pub struct WidgetSpecTemplateApply {
         ::std::string::String,
         ::kube_informers::serde_json::Value,
     >,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecTemplateApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            api_version: fields.take("apiVersion")?,
+            kind: fields.take("kind")?,
+            rest: fields.rest()?,
+        })
+    }
 }
 impl WidgetSpecTemplateApply {
     /// A configuration with nothing set.
@@ -776,14 +818,7 @@ pub struct WidgetStatus {
     pub replicas: ::std::option::Option<i32>,
 }
 /// The apply configuration of [`WidgetStatus`]: every field optional, only the set ones sent.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetStatusApply {
     /// Field `lastUpdated`.
@@ -797,6 +832,20 @@ pub struct WidgetStatusApply {
     /// Field `replicas`.
     #[serde(rename = "replicas", default, skip_serializing_if = "Option::is_none")]
     pub replicas: ::core::option::Option<i32>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetStatusApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            last_updated: fields.take("lastUpdated")?,
+            phase: fields.take("phase")?,
+            replicas: fields.take("replicas")?,
+        })
+    }
 }
 impl WidgetStatusApply {
     /// A configuration with nothing set.

@@ -56,14 +56,7 @@ impl ::kube_informers::serde::Serialize for Widget {
     }
 }
 /// The apply configuration of [`Widget`]: every field optional, only the set ones sent; `new` sets what every apply needs.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetApply {
     /// `apiVersion`: set by `new`.
@@ -79,6 +72,21 @@ pub struct WidgetApply {
     /// Field `spec`.
     #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
     pub spec: ::core::option::Option<WidgetSpecApply>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self {
+            api_version: fields.take("apiVersion")?,
+            kind: fields.take("kind")?,
+            metadata: fields.take("metadata")?,
+            spec: fields.take("spec")?,
+        })
+    }
 }
 impl WidgetApply {
     /// A `Widget` configuration of `name` in `namespace`, with `apiVersion` and `kind` set.
@@ -199,19 +207,22 @@ pub struct WidgetSpec {
     pub size: ::std::option::Option<i64>,
 }
 /// The apply configuration of [`WidgetSpec`]: every field optional, only the set ones sent.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    ::kube_informers::serde::Serialize,
-    ::kube_informers::serde::Deserialize
-)]
+#[derive(Clone, Debug, Default, PartialEq, ::kube_informers::serde::Serialize)]
 #[serde(crate = "::kube_informers::serde")]
 pub struct WidgetSpecApply {
     /// Field `size`.
     #[serde(rename = "size", default, skip_serializing_if = "Option::is_none")]
     pub size: ::core::option::Option<i64>,
+}
+impl<'de> ::kube_informers::serde::Deserialize<'de> for WidgetSpecApply {
+    fn deserialize<D: ::kube_informers::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        let mut fields = <::kube_informers::apply::Fields as ::kube_informers::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::core::result::Result::Ok(Self { size: fields.take("size")? })
+    }
 }
 impl WidgetSpecApply {
     /// A configuration with nothing set.
