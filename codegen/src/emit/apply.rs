@@ -233,19 +233,7 @@ impl Ctx<'_> {
             " The apply configuration of [`{}`]: every field optional, only the set ones sent.",
             rust_doc_path(proto)
         );
-        let read = quote!(<#rt::apply::Fields as #serde::Deserialize>::deserialize(deserializer)?);
-        // A Go struct without fields (`{}`) reads nothing, but must still be an object.
-        let body = if takes.is_empty() {
-            quote! {
-                #read;
-                ::core::result::Result::Ok(Self {})
-            }
-        } else {
-            quote! {
-                let mut fields = #read;
-                ::core::result::Result::Ok(Self { #(#takes)* })
-            }
-        };
+        let deserialize = deserialize_impl(&quote!(#rt::apply), &serde, &quote!(#ty), &takes);
         let constructor = match resource {
             Some(r) => self.resource_items(&k8s_ty, r),
             None => quote! {
@@ -264,11 +252,7 @@ impl Ctx<'_> {
                 #(#decls)*
             }
 
-            impl<'de> #serde::Deserialize<'de> for #ty {
-                fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    #body
-                }
-            }
+            #deserialize
 
             impl #ty {
                 #constructor
@@ -422,6 +406,38 @@ impl Ctx<'_> {
             }
 
             #extractors
+        }
+    }
+}
+
+/// `Deserialize` for configuration `ty` through the runtime's `apply::Fields` (`apply` is
+/// the path of the runtime's `apply` module): one generic read per field type (`takes`,
+/// `field: fields.take("wire")?,`) instead of a derived visitor per struct, which keeps
+/// hundreds of configurations cheap to compile. Shared by the built-in and the CRD emitters.
+pub(super) fn deserialize_impl(
+    apply: &TokenStream,
+    serde: &TokenStream,
+    ty: &TokenStream,
+    takes: &[TokenStream],
+) -> TokenStream {
+    let read = quote!(<#apply::Fields as #serde::Deserialize>::deserialize(deserializer)?);
+    // A struct without fields (Go's `{}`) reads nothing, but must still be an object.
+    let body = if takes.is_empty() {
+        quote! {
+            #read;
+            ::core::result::Result::Ok(Self {})
+        }
+    } else {
+        quote! {
+            let mut fields = #read;
+            ::core::result::Result::Ok(Self { #(#takes)* })
+        }
+    };
+    quote! {
+        impl<'de> #serde::Deserialize<'de> for #ty {
+            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                #body
+            }
         }
     }
 }

@@ -744,10 +744,8 @@ struct ApplyFields {
     takes: Vec<TokenStream>,
 }
 
-/// `Deserialize` for a configuration through the runtime's `apply::Fields` (one generic read
-/// per field type instead of a derived visitor per struct: the configurations of a large CRD
-/// corpus are twice its types), reading `takes` after `reserved` (a resource's
-/// `apiVersion`, `kind`, `metadata`).
+/// `Deserialize` for configuration `name`: `reserved` (a resource's `apiVersion`, `kind`,
+/// `metadata`) read first, then `takes`.
 fn apply_deserialize(
     name: &Ident,
     reserved: &[(&str, &str)],
@@ -755,29 +753,15 @@ fn apply_deserialize(
     paths: &Paths,
 ) -> TokenStream {
     let Paths { serde, apply, .. } = paths;
-    let reserved = reserved.iter().map(|(field, wire)| {
-        let field = ident(field);
-        quote!(#field: fields.take(#wire)?,)
-    });
-    let read = quote!(<#apply::Fields as #serde::Deserialize>::deserialize(deserializer)?);
-    let body = if takes.is_empty() && reserved.len() == 0 {
-        quote! {
-            #read;
-            ::core::result::Result::Ok(Self {})
-        }
-    } else {
-        quote! {
-            let mut fields = #read;
-            ::core::result::Result::Ok(Self { #(#reserved)* #(#takes)* })
-        }
-    };
-    quote! {
-        impl<'de> #serde::Deserialize<'de> for #name {
-            fn deserialize<D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                #body
-            }
-        }
-    }
+    let all: Vec<TokenStream> = reserved
+        .iter()
+        .map(|(field, wire)| {
+            let field = ident(field);
+            quote!(#field: fields.take(#wire)?,)
+        })
+        .chain(takes.iter().cloned())
+        .collect();
+    super::apply::deserialize_impl(apply, serde, &quote!(#name), &all)
 }
 
 /// The configuration of a nested struct.
