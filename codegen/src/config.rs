@@ -406,13 +406,7 @@ impl Config {
     /// k8s-openapi was built for (or [`Config::k8s_version`]) to [`Config::file_name`];
     /// [`Config::runtime_path`] names the decoding runtime (`informer-protobuf`).
     pub fn generate_protobuf_decoders(&self) -> Result<PathBuf, GenerateError> {
-        let version = self.kubernetes_version()?;
-        let minor = table::minor_of(&version).ok_or_else(|| {
-            GenerateError::Read(ReadError::UnknownVersion {
-                version: version.clone(),
-                known: table::builtin_versions().join(", "),
-            })
-        })?;
+        let minor = known_minor(&self.kubernetes_version()?)?;
         let decoders_table = ProtobufTable::builtin()?;
         let text = crate::emit::protobuf::decoders(
             &decoders_table,
@@ -440,12 +434,7 @@ impl Config {
             return Err(GenerateError::FactoryModule(module.to_owned()));
         }
         let table = self.builtin_table()?;
-        let minor = table::minor_of(&table.kubernetes_version).ok_or_else(|| {
-            GenerateError::Read(ReadError::UnknownVersion {
-                version: table.kubernetes_version.clone(),
-                known: table::builtin_versions().join(", "),
-            })
-        })?;
+        let minor = known_minor(&table.kubernetes_version)?;
         let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
         let api = self.api(Api::new(&description, &table.resources)?)?;
         let resources: Vec<ResourceDef> = api.resources().map(|(_, _, r)| r.def.clone()).collect();
@@ -553,6 +542,16 @@ fn version_from_metadata(value: &str) -> Option<String> {
     let number: u32 = value.trim().parse().ok()?;
     let (major, minor) = (number >> 16, (number >> 8) & 0xff);
     (major == 1).then(|| format!("{major}.{minor}"))
+}
+
+/// The minor of `version` (`1.37` → 37), if the built-in tables know it.
+fn known_minor(version: &str) -> Result<u32, GenerateError> {
+    table::minor_of(version).ok_or_else(|| {
+        GenerateError::Read(ReadError::UnknownVersion {
+            version: version.to_owned(),
+            known: table::builtin_versions().join(", "),
+        })
+    })
 }
 
 #[cfg(test)]
