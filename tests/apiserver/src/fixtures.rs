@@ -155,7 +155,7 @@ pub(crate) fn seed_pod_owners(
     let mut template = pod_owner_from(&m(0), &m(1), &m(2));
     let decoded = crate::defaults::decode(&r.spec, &mut template);
     crate::strategy::prepare_create(&r.spec, &mut template)?;
-    crate::defaults::prepare_create(&r.spec, &mut template, decoded)?;
+    crate::defaults::prepare_create(state, &r.spec, &mut template, decoded, &m(1))?;
     template["metadata"]["uid"] = Value::String(m(3));
     r.store
         .create_many(&state.clock, POD_OWNERS, template, &|k| {
@@ -504,13 +504,22 @@ mod tests {
             .expect("a built-in")
     }
 
+    /// A server's state with `ns-0` and its `default` ServiceAccount, which pod admission
+    /// looks up.
+    fn state() -> std::sync::Arc<crate::state::State> {
+        crate::TestApiServer::builder()
+            .namespaces(["ns-0"])
+            .build_state()
+            .expect("a state")
+    }
+
     #[test]
     fn fixture_pods_carry_every_default_the_server_adds() {
         let pods = resource("pods");
         let sent = pod("ns-0", "pod-0", 0);
         let mut stored = sent.clone();
         let decoded = crate::defaults::decode(&pods, &mut stored);
-        crate::defaults::prepare_create(&pods, &mut stored, decoded).unwrap();
+        crate::defaults::prepare_create(&state(), &pods, &mut stored, decoded, "pod-0").unwrap();
         assert_eq!(stored, sent);
         crate::validation::objectmeta::validate_create(&pods, &stored).unwrap();
     }
@@ -524,11 +533,12 @@ mod tests {
             ("jobs", job("ns-0", "migrate")),
             ("cronjobs", cron_job("ns-0", "hourly")),
         ];
+        let state = state();
         for (plural, mut obj) in cases {
             let spec = resource(plural);
             let decoded = crate::defaults::decode(&spec, &mut obj);
             crate::strategy::prepare_create(&spec, &mut obj).unwrap();
-            crate::defaults::prepare_create(&spec, &mut obj, decoded).unwrap();
+            crate::defaults::prepare_create(&state, &spec, &mut obj, decoded, plural).unwrap();
             crate::validation::objectmeta::validate_create(&spec, &obj)
                 .unwrap_or_else(|e| panic!("{plural}: {}", e.message));
         }

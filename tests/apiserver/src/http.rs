@@ -282,13 +282,18 @@ fn resource_list(state: &State, group: &str, version: &str) -> Result<Response<B
             if namespace_lifecycle::is_namespaces(s) {
                 verbs.retain(|v| *v != "deletecollection");
             }
-            let mut entries = vec![json!({
+            let mut entry = json!({
                 "name": s.plural,
                 "singularName": s.singular(),
                 "namespaced": s.namespaced,
                 "kind": s.kind,
                 "verbs": verbs,
-            })];
+            });
+            let short = crate::resource::short_names(&s.group, &s.plural);
+            if !short.is_empty() {
+                entry["shortNames"] = json!(short);
+            }
+            let mut entries = vec![entry];
             if s.status_subresource {
                 entries.push(json!({
                     "name": format!("{}/status", s.plural),

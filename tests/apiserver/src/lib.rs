@@ -48,6 +48,14 @@
 //! (creates in it are then 403) and a background namespace controller deletes its
 //! objects, then the namespace.
 //!
+//! # ServiceAccounts
+//!
+//! Every active namespace has a `default` ServiceAccount, created with the namespace and
+//! again when it is deleted, as kube-controller-manager's serviceaccounts controller keeps
+//! it; a Pod create looks its account up (403 when it does not exist), as the
+//! `ServiceAccount` admission plugin does. [`TestApiServerBuilder::service_account_controller`]
+//! turns the controller off, as under envtest.
+//!
 //! # Garbage collection
 //!
 //! Deletes honour `propagationPolicy` as a cluster with kube-controller-manager does:
@@ -115,6 +123,7 @@ mod schema;
 pub use informer_selectors::selector;
 pub mod selfbench;
 mod server;
+mod serviceaccounts;
 mod state;
 pub mod status;
 mod store;

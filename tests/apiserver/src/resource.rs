@@ -202,7 +202,7 @@ fn builtin_scale() -> Option<ScaleSpec> {
 
 /// The resources every server knows from the start, with their strategies' write
 /// semantics (Kubernetes 1.33+): pods, configmaps, namespaces, nodes, services, secrets,
-/// replicationcontrollers (core/v1); deployments, replicasets, statefulsets, daemonsets
+/// serviceaccounts, replicationcontrollers (core/v1); deployments, replicasets, statefulsets, daemonsets
 /// (apps/v1); jobs, cronjobs (batch/v1); leases (coordination.k8s.io/v1);
 /// customresourcedefinitions (apiextensions.k8s.io/v1), which install custom resources.
 pub fn builtin_resources() -> Vec<ResourceSpec> {
@@ -247,6 +247,7 @@ pub fn builtin_resources() -> Vec<ResourceSpec> {
         with_status(builtin("", "Node", "nodes", false), StatusOnCreate::Keep),
         service,
         builtin("", "Secret", "secrets", true),
+        builtin("", "ServiceAccount", "serviceaccounts", true),
         workload(
             "",
             "ReplicationController",
@@ -281,6 +282,27 @@ pub fn builtin_resources() -> Vec<ResourceSpec> {
         lease,
         crate::crd::crd_resource(),
     ]
+}
+
+/// The short names discovery lists for a built-in resource (its REST storage's
+/// `ShortNames`), e.g. `sa` for `serviceaccounts`; none for custom resources.
+pub(crate) fn short_names(group: &str, plural: &str) -> &'static [&'static str] {
+    match (group, plural) {
+        ("", "pods") => &["po"],
+        ("", "configmaps") => &["cm"],
+        ("", "namespaces") => &["ns"],
+        ("", "nodes") => &["no"],
+        ("", "services") => &["svc"],
+        ("", "serviceaccounts") => &["sa"],
+        ("", "replicationcontrollers") => &["rc"],
+        ("apps", "deployments") => &["deploy"],
+        ("apps", "replicasets") => &["rs"],
+        ("apps", "statefulsets") => &["sts"],
+        ("apps", "daemonsets") => &["ds"],
+        ("batch", "cronjobs") => &["cj"],
+        ("apiextensions.k8s.io", "customresourcedefinitions") => &["crd", "crds"],
+        _ => &[],
+    }
 }
 
 /// Field selector labels a resource supports besides `metadata.name` and

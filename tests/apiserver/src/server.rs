@@ -61,6 +61,7 @@ pub struct TestApiServerBuilder {
     crds: Vec<CrdSource>,
     garbage_collection: bool,
     collect_unknown_owners: bool,
+    service_account_controller: bool,
     admission: bool,
     sharding: bool,
 }
@@ -82,6 +83,7 @@ impl Default for TestApiServerBuilder {
             crds: Vec::new(),
             garbage_collection: true,
             collect_unknown_owners: true,
+            service_account_controller: true,
             admission: true,
             sharding: true,
         }
@@ -104,6 +106,10 @@ impl std::fmt::Debug for TestApiServerBuilder {
             .field("crds", &self.crds)
             .field("garbage_collection", &self.garbage_collection)
             .field("collect_unknown_owners", &self.collect_unknown_owners)
+            .field(
+                "service_account_controller",
+                &self.service_account_controller,
+            )
             .field("admission", &self.admission)
             .field("sharding", &self.sharding)
             .finish()
@@ -241,6 +247,18 @@ impl TestApiServerBuilder {
         self
     }
 
+    /// Whether the server does what kube-controller-manager's serviceaccounts controller
+    /// does (default true): every active namespace, those the server starts with and those
+    /// created later, gets a `default` ServiceAccount, created again when it is deleted.
+    /// Off, no ServiceAccount exists unless a test creates it, as under envtest (no
+    /// controller manager): a Pod create is then refused with 403 `pods "x" is forbidden:
+    /// error looking up service account ns/default: serviceaccount "default" not found`
+    /// until the account it runs as is created.
+    pub fn service_account_controller(mut self, on: bool) -> Self {
+        self.service_account_controller = on;
+        self
+    }
+
     /// **For benchmarks only.** Whether writes go through admission (default true): the
     /// `NamespaceLifecycle` checks, metadata validation, and a custom resource's pruning,
     /// defaulting and schema validation. Off, writes store what they are given (with the
@@ -303,6 +321,7 @@ impl TestApiServerBuilder {
             partial_metadata: self.partial_metadata,
             garbage_collection: self.garbage_collection,
             collect_unknown_owners: self.collect_unknown_owners,
+            service_account_controller: self.service_account_controller,
             admission: self.admission,
             sharding: self.sharding,
         }));

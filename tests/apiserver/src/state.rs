@@ -17,7 +17,9 @@ use crate::resource::ResourceSpec;
 use crate::status::StatusError;
 use crate::store::{object_key, Change, Obj, Outcome, Store};
 use crate::validation::{data, objectmeta};
-use crate::{crd, defaults, gc, managed_fields, namespace_lifecycle, scale, strategy};
+use crate::{
+    crd, defaults, gc, managed_fields, namespace_lifecycle, scale, serviceaccounts, strategy,
+};
 
 /// What a bearer token may touch.
 #[derive(Clone)]
@@ -42,6 +44,9 @@ pub(crate) struct Config {
     pub garbage_collection: bool,
     /// Treat owner references to uids this server never issued as dangling.
     pub collect_unknown_owners: bool,
+    /// Run the serviceaccounts controller: every active namespace keeps a `default`
+    /// ServiceAccount (see `serviceaccounts`).
+    pub service_account_controller: bool,
     /// Run the admission step of writes (admission plugins, metadata and schema
     /// validation, pruning and defaulting); off only for benchmarks.
     pub admission: bool,
@@ -227,9 +232,10 @@ impl State {
         let admitted_as = meta_str(&body, "name")
             .filter(|s| !s.is_empty())
             .or_else(|| meta_str(&body, "generateName"))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .to_owned();
         if admits {
-            namespace_lifecycle::admit_create(self, &r.spec, Some(admitted_in), admitted_as)?;
+            namespace_lifecycle::admit_create(self, &r.spec, Some(admitted_in), &admitted_as)?;
         }
         let namespace = effective_namespace(&r.spec, namespace, &body)?;
         let map = body
@@ -259,7 +265,7 @@ impl State {
         strategy::prepare_create(&r.spec, &mut body)?;
         namespace_lifecycle::prepare_create(&r.spec, &mut body);
         if admits {
-            defaults::prepare_create(&r.spec, &mut body, decoded)?;
+            defaults::prepare_create(self, &r.spec, &mut body, decoded, &admitted_as)?;
             crd::validate_create(r, &mut body)?;
         }
         if let Some(managed) = &managed {
@@ -334,7 +340,7 @@ impl State {
                     }
                     strategy::prepare_create(&r.spec, &mut body)?;
                     if admits {
-                        defaults::prepare_create(&r.spec, &mut body, decoded)?;
+                        defaults::prepare_create(self, &r.spec, &mut body, decoded, name)?;
                     }
                     objectmeta::validate_create(&r.spec, &body)?;
                     if admits {
@@ -614,7 +620,8 @@ impl State {
     }
 
     /// After a stored write: a CRD's custom resource is installed, updated or removed;
-    /// the garbage collector sees the write.
+    /// the garbage collector sees the write; the serviceaccounts controller gives a new
+    /// namespace its `default` account, or creates a deleted one again.
     fn after_write(
         &self,
         r: &Resolved,
@@ -626,6 +633,7 @@ impl State {
             crd::after_write(self, r, outcome, &obj)?;
             gc::observe(self, &r.spec, outcome, &obj);
             defaults::after_write(&self.service_allocator, &r.spec, outcome, &obj)?;
+            serviceaccounts::after_write(self, &r.spec, outcome, &obj);
         }
         Ok((outcome, obj))
     }

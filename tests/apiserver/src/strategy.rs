@@ -92,7 +92,26 @@ pub(crate) fn prepare_create(spec: &ResourceSpec, obj: &mut Value) -> Result<(),
         m.insert("generation".into(), Value::from(1));
     }
     default_namespace_name_label(spec, m);
+    clean_secret_references(spec, obj);
     Ok(())
+}
+
+/// The ServiceAccount strategy's `cleanSecretReferences` (create and update): each of
+/// `secrets` keeps only its `name` (an empty one is not written, as Go omits it).
+fn clean_secret_references(spec: &ResourceSpec, obj: &mut Value) {
+    if !(spec.group.is_empty() && spec.plural == "serviceaccounts") {
+        return;
+    }
+    let Some(list) = obj.get_mut("secrets").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for item in list.iter_mut() {
+        let mut cleaned = Map::new();
+        if let Some(name) = item.get("name").filter(|n| n.as_str() != Some("")) {
+            cleaned.insert("name".into(), name.clone());
+        }
+        *item = Value::Object(cleaned);
+    }
 }
 
 /// Namespaces carry their own name as the `kubernetes.io/metadata.name` label, set by
@@ -220,6 +239,7 @@ pub(crate) fn prepare_update(
         None => m.remove("generation"),
     };
     default_namespace_name_label(spec, m);
+    clean_secret_references(spec, new);
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use informer_protobuf::{
 };
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::coordination::v1::Lease;
-use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Service};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Service, ServiceAccount};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
 use scripted_server::protoc::{literal, protoc};
 use serde_json::{json, Value};
@@ -118,6 +118,30 @@ async fn config_map_in_protobuf_is_its_json() {
     assert_eq!(proto, json);
     assert_eq!(proto.data.as_ref().map(|d| d.len()), Some(3));
     view_is_its_json::<ConfigMap>(&server, "/api/v1/namespaces/shop/configmaps/settings").await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn service_account_in_protobuf_is_its_json() {
+    let server = start().await;
+    let robot = json!({
+        "apiVersion": "v1", "kind": "ServiceAccount",
+        "metadata": {"name": "robot", "namespace": "shop", "labels": {"team": "a"}},
+        "secrets": [{"name": "robot-token"}],
+        "imagePullSecrets": [{"name": "regcred"}],
+        "automountServiceAccountToken": false,
+    });
+    server
+        .create("serviceaccounts", Some("shop"), robot)
+        .expect("created");
+    for path in [
+        "/api/v1/namespaces/shop/serviceaccounts/robot",
+        "/api/v1/namespaces/shop/serviceaccounts/default",
+    ] {
+        let (proto, json) = both_ways::<ServiceAccount>(&server, path).await;
+        assert_eq!(proto, json, "{path}");
+        view_is_its_json::<ServiceAccount>(&server, path).await;
+    }
     server.shutdown().await;
 }
 

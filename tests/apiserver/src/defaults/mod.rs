@@ -13,6 +13,7 @@ pub(crate) mod service;
 use serde_json::{json, Map, Value};
 
 use crate::resource::ResourceSpec;
+use crate::state::State;
 use crate::status::StatusError;
 use crate::store::{Obj, Outcome};
 use ipalloc::Allocator;
@@ -83,18 +84,26 @@ pub(crate) fn decode(spec: &ResourceSpec, obj: &mut Value) -> Decoded {
 
 /// A create after the strategy's `PrepareForCreate` (the object has its name and uid):
 /// the pod admission plugins, a Job's generated selector, a Service's IP families.
+/// `admitted_as` is the name admission knows the object by: its name, else its
+/// `generateName` (kube-apiserver generates names after admission).
 pub(crate) fn prepare_create(
+    state: &State,
     spec: &ResourceSpec,
     obj: &mut Value,
     decoded: Decoded,
+    admitted_as: &str,
 ) -> Result<(), StatusError> {
     match kind(spec) {
         Some(Kind::Pod) => {
-            let name = crate::meta::meta_str(obj, "name")
-                .unwrap_or_default()
-                .to_owned();
-            pod::admit_service_account(obj);
-            pod::admit_priority(obj, &name)?;
+            let name = if admitted_as.is_empty() {
+                "Unknown"
+            } else {
+                admitted_as
+            };
+            pod::admit_service_account(obj, name, &|namespace, account| {
+                crate::serviceaccounts::get(state, namespace, account)
+            })?;
+            pod::admit_priority(obj, name)?;
             pod::admit_tolerations(obj);
             if let Some(s) = child(obj, "spec") {
                 pod::convert_service_account(s);

@@ -364,30 +364,89 @@ pub(crate) fn admit_priority(pod: &mut Value, name: &str) -> Result<(), StatusEr
     }
 }
 
-/// The `ServiceAccount` admission plugin on create: `serviceAccountName` defaults to
-/// `default`, and unless `automountServiceAccountToken` is false, every container without
-/// a mount at the credentials' path mounts a `kube-api-access-xxxxx` projected volume
-/// (token, cluster CA, namespace), added when some container needed it. The service
-/// account is not looked up: the server serves no ServiceAccounts, and every namespace
-/// is taken to have its `default` one, without `automountServiceAccountToken`.
-pub(crate) fn admit_service_account(pod: &mut Value) {
+/// Looks a ServiceAccount up by namespace and name: `Ok(None)` when it does not exist.
+pub(crate) type AccountLookup<'a> = dyn Fn(&str, &str) -> Result<Option<Value>, StatusError> + 'a;
+
+/// The `ServiceAccount` admission plugin on create (`Admit`): `serviceAccountName`
+/// defaults to `default`; the account must exist in the pod's namespace (else 403, as
+/// `name` is known to admission); unless the pod's `automountServiceAccountToken`, else
+/// the account's, is false, every container without a mount at the credentials' path
+/// mounts a `kube-api-access-xxxxx` projected volume (token, cluster CA, namespace), added
+/// when some container needed it; a pod without `imagePullSecrets` gets the account's.
+/// Mirror pods are left as they are.
+pub(crate) fn admit_service_account(
+    pod: &mut Value,
+    name: &str,
+    lookup: &AccountLookup<'_>,
+) -> Result<(), StatusError> {
     let mirror = pod
         .pointer("/metadata/annotations/kubernetes.io~1config.mirror")
         .is_some();
+    let namespace = crate::meta::meta_str(pod, "namespace")
+        .unwrap_or_default()
+        .to_owned();
     let Some(spec) = child(pod, "spec") else {
-        return;
+        return Ok(());
     };
     if mirror {
-        return;
+        return Ok(());
     }
     default_str(spec, "serviceAccountName", "default");
-    if spec
+    let account_name = spec
+        .get("serviceAccountName")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .to_owned();
+    let Some(account) = lookup(&namespace, &account_name)? else {
+        return Err(super::forbidden_pod(
+            name,
+            &format!(
+                "error looking up service account {namespace}/{account_name}: serviceaccount {} not found",
+                crate::schema::field::go_quote(&account_name)
+            ),
+        ));
+    };
+    let automount = spec
         .get("automountServiceAccountToken")
         .and_then(Value::as_bool)
-        == Some(false)
-    {
-        return;
+        .or_else(|| {
+            account
+                .get("automountServiceAccountToken")
+                .and_then(Value::as_bool)
+        })
+        .unwrap_or(true);
+    if automount {
+        mount_token(spec);
     }
+    let has_pull_secrets = spec
+        .get("imagePullSecrets")
+        .and_then(Value::as_array)
+        .is_some_and(|l| !l.is_empty());
+    let account_pull_secrets: Vec<Value> = account
+        .get("imagePullSecrets")
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .map(|r| match r.get("name").filter(|n| n.as_str() != Some("")) {
+                    Some(n) => json!({"name": n}),
+                    None => json!({}),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !has_pull_secrets && !account_pull_secrets.is_empty() {
+        spec.insert(
+            "imagePullSecrets".into(),
+            Value::Array(account_pull_secrets),
+        );
+    }
+    Ok(())
+}
+
+/// The plugin's `mountServiceAccountToken`: the projected token volume (an existing
+/// `kube-api-access-*` one is reused) mounted in every init and regular container that has
+/// nothing mounted at the credentials' path.
+fn mount_token(spec: &mut Map<String, Value>) {
     let existing = spec
         .get("volumes")
         .and_then(Value::as_array)

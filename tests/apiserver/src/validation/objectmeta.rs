@@ -165,8 +165,8 @@ fn create_errors(spec: &ResourceSpec, meta: &Map<String, Value>) -> Vec<FieldErr
 /// Validates an update of the object itself after the strategy's `PrepareForUpdate`:
 /// `rest.BeforeUpdate`'s common checks (the create checks with path-segment names, then
 /// `ValidateObjectMetaAccessorUpdate`), then the strategy's own `ValidateObjectMetaUpdate`,
-/// which repeats the update checks (and, for ConfigMaps and Secrets, then validates the
-/// new object as a create), so an invalid label is listed once per pass in the causes
+/// which repeats the update checks (and, for ConfigMaps, Secrets and ServiceAccounts, then
+/// validates the new object as a create), so an invalid label is listed once per pass in the causes
 /// (and once in the message), as kube-apiserver lists it.
 pub(crate) fn validate_update(
     spec: &ResourceSpec,
@@ -220,6 +220,10 @@ fn all_update_errors(spec: &ResourceSpec, old: &Value, new: &Value) -> Vec<Field
         errs.extend(data::update_errors(spec, old, new));
         errs.extend(create_errors(spec, meta));
         errs.extend(data::errors(spec, new));
+    } else if spec.group.is_empty() && spec.plural == "serviceaccounts" {
+        // `ValidateServiceAccountUpdate` checks the new object as a create after the
+        // metadata update checks.
+        errs.extend(create_errors(spec, meta));
     }
     errs.extend(super::builtins::update_errors(spec, old, new));
     errs

@@ -23,6 +23,7 @@ async fn discovery_lists_what_is_registered() {
     assert_eq!(pods["kind"], "Pod");
     assert_eq!(pods["namespaced"], true);
     assert_eq!(pods["singularName"], "pod");
+    assert_eq!(pods["shortNames"], json!(["po"]));
     assert!(pods["verbs"].as_array().unwrap().contains(&json!("watch")));
     let nodes = v1["resources"]
         .as_array()

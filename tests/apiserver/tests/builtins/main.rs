@@ -6,6 +6,7 @@
 
 mod controller_bug;
 mod defaults;
+mod service_accounts;
 mod services;
 mod support;
 mod validation;
