@@ -100,6 +100,7 @@ impl<K: Object> Deleted<K> {
 ///
 /// [`stream`]: crate::informer::SharedIndexInformer::stream
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Event<K> {
     /// An object was added; `in_initial_list` is true for the initial contents.
     Added {

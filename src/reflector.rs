@@ -832,6 +832,12 @@ impl<K: Object> Reflector<K> {
                         WatchEnd::Failed(e)
                     };
                 }
+                // A kind of event this runtime does not know (the enum is non-exhaustive):
+                // client-go's reflector logs it and watches on, and so does this one.
+                _ => {
+                    tracing::warn!(informer = %self.config.name, "a watch event of a kind this informer does not understand was skipped");
+                    continue;
+                }
             };
             if let Some(rv) = obj.meta().resource_version() {
                 if !rv.is_empty() {

@@ -81,6 +81,7 @@ impl ShardBy {
 
 /// The part of a resource's objects an informer is to hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ShardAssignment {
     /// Every object: no shard selector.
     #[default]

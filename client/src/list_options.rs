@@ -8,6 +8,7 @@ use crate::shard::ShardSelector;
 
 /// How `resource_version` is interpreted on a list (`resourceVersionMatch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResourceVersionMatch {
     /// Data at least as new as `resource_version`.
     NotOlderThan,

@@ -37,6 +37,7 @@ use k8s_openapi::apimachinery::pkg::version::Info;
 
 /// Whether the resourceVersions of a resource may be compared for order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ResourceVersionOrder {
     /// Opaque strings: equal or not, nothing more (every server before Kubernetes 1.35, and
     /// extension API servers). The safe default.

@@ -87,6 +87,7 @@ impl Bookmark {
 // usually larger still: boxing would cost an allocation for nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum WatchEvent<K> {
     /// The object was created (or is part of the initial state).
     Added(K),

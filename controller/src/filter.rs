@@ -127,6 +127,8 @@ where
                 (false, false) => None,
             },
             Event::Deleted(d) => pass(d.object()).then_some(Event::Deleted(d)),
+            // A kind of event this filter does not know carries no object it can judge.
+            other => Some(other),
         }
     }
 }

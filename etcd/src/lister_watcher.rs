@@ -258,6 +258,12 @@ impl<K: Object, C: Codec<K>> EtcdListerWatcher<K, C> {
                         Some(ResourceVersionMatch::Exact) => true,
                         Some(ResourceVersionMatch::NotOlderThan) => false,
                         None => options.limit.is_some_and(|l| l > 0),
+                        Some(other) => {
+                            return Err(bad_request(
+                                format!("resourceVersionMatch: {other:?} is not supported by the etcd backend"),
+                                &context,
+                            ))
+                        }
                     };
                     if exact {
                         (rv, range_start.clone(), 0)

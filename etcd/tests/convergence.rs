@@ -104,6 +104,7 @@ impl TestReflector {
                     assert_eq!(status.code, Some(410), "{status:?}");
                     self.relist().await;
                 }
+                Some(Ok(other)) => panic!("an event the backend never sends: {other:?}"),
                 Some(Err(e)) => panic!("watch failed: {e}"),
                 None => self.start_watch().await,
             }

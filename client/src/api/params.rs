@@ -6,6 +6,7 @@ use serde::Serialize;
 
 /// How the server treats fields it does not know or that appear twice (`fieldValidation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValidationDirective {
     /// Fail the request (`Strict`).
     Strict,
@@ -155,6 +156,7 @@ fn write_query(
 
 /// What happens to the objects a deleted object owns (`propagationPolicy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum PropagationPolicy {
     /// Dependents are left in place, their owner reference removed.
     Orphan,

@@ -14,6 +14,7 @@ use serde::Serialize;
 /// ]));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Patch<P> {
     /// Server-side apply (`application/apply-patch+yaml`): the fields the field manager
     /// wants set, usually a whole object with `apiVersion` and `kind`. Needs
