@@ -23,7 +23,7 @@ use informer_client::error::BoxError;
 pub use informer_client::protobuf::{DecodeFn, ProtobufDecoders, ACCEPT, MEDIA_TYPE};
 use informer_client::watch_event::{Bookmark, WatchEvent};
 use informer_protobuf::view::{Described, View};
-use informer_protobuf::{Decode, DecodeOptions, Message};
+use informer_protobuf::{Decode, DecodeOptions, Message, Reader};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
 
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
@@ -34,6 +34,8 @@ where
     ProtobufDecoders {
         object: object::<K>,
         list: list::<K>,
+        item: item::<K>,
+        list_meta,
         event: event::<K>,
     }
 }
@@ -49,6 +51,8 @@ where
     ProtobufDecoders {
         object: object::<View<V, Of>>,
         list: list::<View<V, Of>>,
+        item: item::<View<V, Of>>,
+        list_meta,
         event: view_event::<V, Of>,
     }
 }
@@ -60,6 +64,20 @@ fn options(keep_managed_fields: bool) -> DecodeOptions {
 fn object<D: Decode>(body: &[u8], keep_managed_fields: bool) -> Result<D::Value, BoxError> {
     let (_, object) = informer_protobuf::decode_object::<D>(body, options(keep_managed_fields))?;
     Ok(object)
+}
+
+/// One list item's message, as the list decoder would decode it.
+fn item<D: Decode>(bytes: &[u8], keep_managed_fields: bool) -> Result<D::Value, BoxError> {
+    Ok(D::decode(&mut Reader::new(
+        bytes,
+        options(keep_managed_fields),
+    ))?)
+}
+
+/// A list's `ListMeta` message.
+fn list_meta(bytes: &[u8], keep_managed_fields: bool) -> Result<ListMeta, BoxError> {
+    let mut reader = Reader::new(bytes, options(keep_managed_fields));
+    Ok(informer_protobuf::decode_message::<ListMeta>(&mut reader)?)
 }
 
 /// Items a list must hold before its decoding is split over threads, and the fewest each

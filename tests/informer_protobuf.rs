@@ -170,6 +170,7 @@ async fn an_api_lists_gets_and_watches_as_protobuf() {
                 format!("bookmark {} {}", b.resource_version, b.initial_events_end)
             }
             WatchEvent::Error(s) => format!("error {:?} {:?}", s.code, s.reason),
+            other => format!("unexpected {other:?}"),
         });
     }
     assert_eq!(
@@ -265,4 +266,75 @@ async fn an_informer_syncs_from_protobuf_and_falls_back_to_json() {
         cancel.cancel();
         let _ = run.await;
     }
+}
+
+/// A server answering every list with `body`, cut into chunks of `cut` bytes.
+async fn list_server(body: Vec<u8>, cut: usize) -> Server {
+    Server::start(None, move |_| {
+        protobuf_reply(body.chunks(cut).map(<[u8]>::to_vec).collect(), PROTOBUF)
+    })
+    .await
+}
+
+fn names(list: &informer_runtime::ObjectList<ConfigMap>) -> Vec<String> {
+    list.items
+        .iter()
+        .map(|c| c.metadata.name.clone().unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_list_is_decoded_as_it_arrives_however_it_is_cut() {
+    let few = ["a", "b", "c"].map(String::from).to_vec();
+    let many: Vec<String> = (0..300).map(|i| format!("cm-{i:03}")).collect();
+    // One byte at a time, cuts inside most fields, and chunks larger than a decode batch.
+    for (names_in, cut) in [(&few, 1), (&many, 13), (&many, 1000), (&many, 300 * 1024)] {
+        let refs: Vec<&str> = names_in.iter().map(String::as_str).collect();
+        let body = config_map_list(&refs, "77");
+        let server = list_server(body, cut).await;
+        let api = Api::<ConfigMap>::namespaced(client(&server.url, false), "shop")
+            .with_protobuf(decoders());
+        let list = api.list(&ListOptions::default()).await.expect("list");
+        assert_eq!(list.metadata.resource_version.as_deref(), Some("77"));
+        assert_eq!(&names(&list), names_in, "cut every {cut} bytes");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_item_or_an_unexpected_body_fails_naming_what() {
+    // Item 1's metadata field gets wire type 7, which no message uses.
+    let mut body = config_map_list(&["a", "b", "c"], "5");
+    let second = config_map_text("b", "1", "a");
+    let encoded = protoc(CORE, "api.core.v1.ConfigMap", &second);
+    let at = body
+        .windows(encoded.len())
+        .position(|w| w == encoded.as_slice())
+        .expect("item b in the list");
+    assert_eq!(body[at], 0x0a, "field 1, length-delimited");
+    body[at] = 0x0f;
+    let server = list_server(body, 64).await;
+    let api =
+        Api::<ConfigMap>::namespaced(client(&server.url, false), "shop").with_protobuf(decoders());
+    let err = api.list(&ListOptions::default()).await.unwrap_err();
+    assert!(
+        err.to_string().contains("item 1 of the protobuf list body"),
+        "{err}"
+    );
+
+    // No magic: the whole-body decoder says what is wrong with it.
+    let mut body = config_map_list(&["a"], "5");
+    body[0] = b'j';
+    let server = list_server(body, 64).await;
+    let api =
+        Api::<ConfigMap>::namespaced(client(&server.url, false), "shop").with_protobuf(decoders());
+    let err = api.list(&ListOptions::default()).await.unwrap_err();
+    assert!(err.to_string().contains("the protobuf list body"), "{err}");
+
+    // Cut short inside an item.
+    let body = config_map_list(&["a", "b"], "5");
+    let server = list_server(body[..body.len() - 3].to_vec(), 64).await;
+    let api =
+        Api::<ConfigMap>::namespaced(client(&server.url, false), "shop").with_protobuf(decoders());
+    let err = api.list(&ListOptions::default()).await.unwrap_err();
+    assert!(err.to_string().contains("the protobuf list body"), "{err}");
 }

@@ -29,8 +29,15 @@ pub type DecodeFn<T> = fn(body: &[u8], keep_managed_fields: bool) -> Result<T, B
 pub struct ProtobufDecoders<K> {
     /// A whole object body (`k8s\0` and its `runtime.Unknown` envelope).
     pub object: DecodeFn<K>,
-    /// A whole list body: its metadata and items.
+    /// A whole list body: its metadata and items. Lists are decoded with `item` and
+    /// `list_meta` as they arrive; this decoder reads a body the client's scan did not expect, so
+    /// that its error names the field and byte.
     pub list: DecodeFn<(ListMeta, Vec<K>)>,
+    /// One item of a list: the bytes of an `XxxList`'s `items` entry (a message, without
+    /// an envelope).
+    pub item: DecodeFn<K>,
+    /// A list's `metadata`: the bytes of an `XxxList`'s `ListMeta` message.
+    pub list_meta: DecodeFn<ListMeta>,
     /// One watch frame's payload (a `meta.v1.WatchEvent`, without the frame's length).
     pub event: DecodeFn<WatchEvent<K>>,
 }
@@ -59,103 +66,9 @@ pub(crate) fn is_protobuf(content_type: Option<&http::HeaderValue>) -> bool {
         .is_some_and(|media| media.trim().eq_ignore_ascii_case(MEDIA_TYPE))
 }
 
-/// Splits a protobuf watch body into its frames: each a 4-byte big-endian length and that
-/// many bytes. A length over the limit is refused before anything is buffered for it.
-#[derive(Debug, Default)]
-pub(crate) struct FrameSplitter {
-    buffer: Vec<u8>,
-    /// Bytes of `buffer` already handed out.
-    consumed: usize,
-}
-
-/// A frame longer than the limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FrameTooLarge(pub(crate) u64);
-
-impl FrameSplitter {
-    /// Appends what the body gave.
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
-        if self.consumed > 0 && self.consumed == self.buffer.len() {
-            self.buffer.clear();
-            self.consumed = 0;
-        }
-        self.buffer.extend_from_slice(bytes);
-    }
-
-    /// The next whole frame's payload, if it has arrived.
-    pub(crate) fn next_frame(&mut self, max: usize) -> Result<Option<Vec<u8>>, FrameTooLarge> {
-        let pending = &self.buffer[self.consumed..];
-        let Some(header) = pending.get(..4) else {
-            return Ok(None);
-        };
-        let mut length = [0u8; 4];
-        length.copy_from_slice(header);
-        let length = u32::from_be_bytes(length);
-        let len = usize::try_from(length).unwrap_or(usize::MAX);
-        if len > max {
-            return Err(FrameTooLarge(u64::from(length)));
-        }
-        let Some(payload) = pending.get(4..4 + len) else {
-            return Ok(None);
-        };
-        let frame = payload.to_vec();
-        self.consumed += 4 + len;
-        if self.consumed == self.buffer.len() {
-            self.buffer.clear();
-            self.consumed = 0;
-        }
-        Ok(Some(frame))
-    }
-
-    /// Whether part of a frame is left over.
-    pub(crate) fn has_partial(&self) -> bool {
-        self.consumed < self.buffer.len()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn framed(payloads: &[&[u8]]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for p in payloads {
-            out.extend_from_slice(&u32::try_from(p.len()).unwrap().to_be_bytes());
-            out.extend_from_slice(p);
-        }
-        out
-    }
-
-    #[test]
-    fn frames_arrive_whole_however_the_body_is_cut() {
-        let body = framed(&[b"one", b"", b"three!"]);
-        for cut in 1..body.len() {
-            let mut splitter = FrameSplitter::default();
-            let mut frames = Vec::new();
-            for chunk in body.chunks(cut) {
-                splitter.push(chunk);
-                while let Some(frame) = splitter.next_frame(16).unwrap() {
-                    frames.push(frame);
-                }
-            }
-            assert_eq!(frames, [b"one".to_vec(), Vec::new(), b"three!".to_vec()]);
-            assert!(!splitter.has_partial());
-        }
-    }
-
-    #[test]
-    fn an_oversized_length_is_refused_before_buffering() {
-        let mut splitter = FrameSplitter::default();
-        splitter.push(&u32::MAX.to_be_bytes());
-        assert_eq!(
-            splitter.next_frame(1024),
-            Err(FrameTooLarge(u64::from(u32::MAX)))
-        );
-        let mut splitter = FrameSplitter::default();
-        splitter.push(&[0, 0, 0, 9, 1]);
-        assert_eq!(splitter.next_frame(1024), Ok(None));
-        assert!(splitter.has_partial());
-    }
 
     #[test]
     fn content_types() {

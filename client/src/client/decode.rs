@@ -35,7 +35,7 @@ pub(crate) struct Oversized {
 
 impl Oversized {
     /// One watch line or list item over `limit`.
-    fn object(what: &'static str, limit: usize) -> Self {
+    pub(crate) fn object(what: &'static str, limit: usize) -> Self {
         Self {
             what,
             limit: u64::try_from(limit).unwrap_or(u64::MAX),

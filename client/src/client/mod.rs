@@ -20,13 +20,13 @@ mod error_response;
 #[cfg(feature = "kube")]
 mod kube;
 pub mod kubeconfig;
-mod protobuf_watch;
+mod protobuf_list;
 mod proxy;
 mod sni;
 mod tls;
 mod transport;
+mod watch_body;
 
-use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,11 +41,11 @@ pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_
 pub use kubeconfig::KubeConfigOptions;
 
 use crate::api::DeleteResponse;
-use crate::error::{BoxError, ConfigErrorKind, Error, ErrorKind};
+use crate::error::{ConfigErrorKind, Error, ErrorKind};
 use crate::protobuf::{self, ProtobufDecoders};
 use crate::request::Request;
 use crate::shard_scan::ShardScan;
-use crate::watch_event::{ObjectList, WatchEvent, WatchStream};
+use crate::watch_event::{ObjectList, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder, ListError, Oversized};
 use decode_pool::{Batch, DecodePool};
@@ -505,10 +505,16 @@ impl Client {
         if let Some(decoders) =
             protobuf.filter(|_| protobuf::is_protobuf(response.headers.get(CONTENT_TYPE)))
         {
-            let body = self
-                .collect_body(response.body, timeout, &request.context)
-                .await?;
-            return self.decode_protobuf_list(body, decoders, &request).await;
+            return protobuf_list::decode(
+                response.body,
+                timeout,
+                LIST_BATCH_BYTES,
+                decoders,
+                !self.omit_managed_fields,
+                self.inner.limits,
+                &request.context,
+            )
+            .await;
         }
         decode_list(
             response.body,
@@ -522,34 +528,6 @@ impl Client {
         .await
     }
 
-    /// A protobuf list body decoded off the async threads (the pool). Lists with a shard
-    /// selector are never asked for as protobuf ([`crate::Api::list`]): a protobuf list
-    /// carries no `shardInfo` to say the server applied it.
-    async fn decode_protobuf_list<T: Send + 'static>(
-        &self,
-        body: Bytes,
-        decoders: ProtobufDecoders<T>,
-        request: &Outgoing,
-    ) -> Result<ObjectList<T>, Error> {
-        let keep = !self.omit_managed_fields;
-        let mut pool = DecodePool::new();
-        pool.submit(false, move || (decoders.list)(&body, keep));
-        let decoded = match pool.next().await {
-            Some(done) => joined(done, &request.context)?,
-            None => Err("the decoding task ended without an answer".into()),
-        };
-        let (metadata, items) = decoded.map_err(|source| Error::Decode {
-            context: request.context.clone(),
-            what: "the protobuf list body".to_owned(),
-            source,
-        })?;
-        Ok(ObjectList {
-            metadata,
-            items,
-            shard_info: None,
-        })
-    }
-
     async fn run_watch<T: DeserializeOwned + Send + 'static>(
         &self,
         request: Outgoing,
@@ -559,7 +537,7 @@ impl Client {
         if let Some(decoders) =
             protobuf.filter(|_| protobuf::is_protobuf(response.headers.get(CONTENT_TYPE)))
         {
-            return Ok(protobuf_watch::events(
+            return Ok(protobuf_watch_events(
                 response.body,
                 decoders,
                 !self.omit_managed_fields,
@@ -654,20 +632,47 @@ pub(crate) fn watch_events<T: DeserializeOwned + Send + 'static>(
     max_line: usize,
     context: Arc<str>,
 ) -> WatchStream<T> {
-    let state = WatchState {
-        omit_managed_fields,
-        shard,
+    watch_body::events(
         body,
-        lines: LineSplitter::new(max_line),
-        pool: DecodePool::new(),
-        ready: VecDeque::new(),
-        body_done: false,
-        failure: None,
-        ended: false,
+        LineSplitter::new(max_line),
+        move |batch: &Batch, context: &str| {
+            decode::decode_lines(batch, context, omit_managed_fields, shard.as_ref())
+        },
         inline_events,
         context,
-    };
-    futures_util::stream::unfold(state, next_event).boxed()
+    )
+}
+
+/// The events of a watch answered as protobuf: its frames, each at most `max_frame` bytes,
+/// decoded in batches as [`watch_events`] decodes lines.
+fn protobuf_watch_events<T: Send + 'static>(
+    body: Body,
+    decoders: ProtobufDecoders<T>,
+    keep_managed_fields: bool,
+    max_frame: usize,
+    context: Arc<str>,
+) -> WatchStream<T> {
+    watch_body::events(
+        body,
+        watch_body::FrameSplitter::new(max_frame),
+        move |batch: &Batch, context: &str| {
+            let mut events = Vec::with_capacity(batch.len());
+            batch.for_each(|frame| {
+                let event =
+                    (decoders.event)(frame, keep_managed_fields).map_err(|source| Error::Decode {
+                        context: context.to_owned(),
+                        what: format!("a protobuf watch event of {} bytes", frame.len()),
+                        source,
+                    });
+                let decoded = event.is_ok();
+                events.push(event);
+                decoded
+            });
+            events
+        },
+        INLINE_WATCH_EVENTS,
+        context,
+    )
 }
 
 /// A decoding task's result, or an error naming `context` when the task failed.
@@ -757,105 +762,6 @@ fn escape_header_key(key: &str) -> String {
         }
     }
     out
-}
-
-/// The events a batch of watch lines decodes to; an error, if any, is the last one.
-type DecodedLines<T> = Vec<Result<WatchEvent<T>, Error>>;
-
-/// A watch response being decoded.
-struct WatchState<T> {
-    body: Body,
-    lines: LineSplitter,
-    pool: DecodePool<DecodedLines<T>>,
-    /// Decoded events not handed out yet, in order.
-    ready: VecDeque<Result<WatchEvent<T>, Error>>,
-    /// The body has ended, cleanly or with `failure`.
-    body_done: bool,
-    /// Why reading the body failed: handed out after every event read before it.
-    failure: Option<Error>,
-    /// An error was handed out: the stream is over.
-    ended: bool,
-    /// Batches of at most this many lines are decoded inline, not on the pool.
-    inline_events: usize,
-    omit_managed_fields: bool,
-    /// Events outside this shard are dropped before they are decoded.
-    shard: Option<ShardScan>,
-    context: Arc<str>,
-}
-
-impl<T: DeserializeOwned + Send + 'static> WatchState<T> {
-    /// Splits what the body gave into lines and sends them to be decoded, in order.
-    fn take_chunk(&mut self, chunk: Option<Result<Bytes, BoxError>>) {
-        // Sized for the whole chunk up front: grown line by line, a batch of a few dozen
-        // KB would be reallocated and copied several times.
-        let bytes = chunk
-            .as_ref()
-            .and_then(|c| c.as_ref().ok())
-            .map_or(0, Bytes::len);
-        let mut batch = Batch::with_capacity(bytes + self.lines.pending_len());
-        let mut keep = |line: &[u8]| {
-            if !decode::is_blank(line) {
-                batch.push(line);
-            }
-        };
-        match chunk {
-            Some(Ok(bytes)) => {
-                if let Err(what) = self.lines.feed(&bytes, keep) {
-                    // The lines before it are decoded and handed out first.
-                    self.body_done = true;
-                    self.failure = Some(oversized(&self.context, what));
-                }
-            }
-            Some(Err(e)) => {
-                self.body_done = true;
-                self.failure = Some(http_error(&self.context, "reading the watch stream", &*e));
-            }
-            None => {
-                self.body_done = true;
-                keep(&self.lines.take_remainder());
-            }
-        }
-        if !batch.is_empty() {
-            let context = self.context.clone();
-            let omit = self.omit_managed_fields;
-            let shard = self.shard.clone();
-            self.pool
-                .submit(batch.len() <= self.inline_events, move || {
-                    decode::decode_lines(&batch, &context, omit, shard.as_ref())
-                });
-        }
-    }
-}
-
-async fn next_event<T: DeserializeOwned + Send + 'static>(
-    mut st: WatchState<T>,
-) -> Option<(Result<WatchEvent<T>, Error>, WatchState<T>)> {
-    loop {
-        if st.ended {
-            return None;
-        }
-        if let Some(event) = st.ready.pop_front() {
-            st.ended = event.is_err();
-            return Some((event, st));
-        }
-        if st.body_done && st.pool.is_empty() {
-            let failure = st.failure.take()?;
-            st.ended = true;
-            return Some((Err(failure), st));
-        }
-        // Take decoded events back as soon as they are ready, and read on meanwhile while
-        // the pool has room.
-        tokio::select! {
-            biased;
-            Some(decoded) = st.pool.next(), if !st.pool.is_empty() => {
-                match joined(decoded, &st.context) {
-                    Ok(events) => st.ready.extend(events),
-                    Err(e) => st.ready.push_back(Err(e)),
-                }
-            }
-            chunk = st.body.next(), if !st.body_done && !st.pool.is_full() => st.take_chunk(chunk),
-        }
-    }
 }
 
 /// Counts the bytes of a body against its limit.

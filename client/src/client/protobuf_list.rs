@@ -1,0 +1,443 @@
+//! A protobuf list body decoded as it arrives, as a JSON list is ([`super::decode_list`]):
+//! the envelope (`k8s\0` + `runtime.Unknown`, whose `raw` holds the `XxxList {1: ListMeta,
+//! 2: repeated items}`) is scanned as its bytes come in, the items whose bytes are all in go
+//! to the decode pool in batches, and the results are taken back in order. Decoding thus
+//! overlaps the transfer instead of waiting for the whole body.
+//!
+//! The scanner reads only field numbers and lengths. A body it does not expect (no magic, a
+//! field twice, a wire type no list uses, a body cut short) is decoded whole by the list
+//! decoder instead, so that the error names the field and byte as that decoder does, or the
+//! body decodes if it was merely unusual.
+
+use std::ops::Range;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
+
+use super::decode::Oversized;
+use super::decode_pool::{Batch, DecodePool};
+use super::{http_error, joined, oversized, read_with_timeout, Body, BodyCounter, Limits};
+use crate::error::{BoxError, Error};
+use crate::protobuf::ProtobufDecoders;
+use crate::watch_event::ObjectList;
+
+/// The magic that starts every protobuf body.
+const MAGIC: &[u8] = b"k8s\0";
+
+/// Where the scanner is in the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// Before the magic.
+    Magic,
+    /// Among the `runtime.Unknown`'s fields.
+    Envelope,
+    /// Inside `raw`, the list message, which ends at this offset.
+    List { end: usize },
+}
+
+/// Why scanning stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The next field's bytes have not all arrived.
+    NeedBytes,
+    /// The body is not what the scanner expects: decode it whole instead.
+    Unexpected,
+    /// An item over the limit.
+    Oversized(Oversized),
+}
+
+/// The body so far and how far it has been scanned.
+#[derive(Debug)]
+struct Scanner {
+    body: Vec<u8>,
+    pos: usize,
+    level: Level,
+    raw_seen: bool,
+    metadata: Option<Range<usize>>,
+    max_item: usize,
+}
+
+impl Scanner {
+    fn new(max_item: usize) -> Self {
+        Self {
+            body: Vec::new(),
+            pos: 0,
+            level: Level::Magic,
+            raw_seen: false,
+            metadata: None,
+            max_item,
+        }
+    }
+
+    /// Appends `chunk` and every item it completes to `batch`.
+    fn feed(&mut self, chunk: &[u8], batch: &mut Batch) -> Result<(), Stop> {
+        self.body.extend_from_slice(chunk);
+        loop {
+            match self.step(batch) {
+                Ok(()) => {}
+                Err(Stop::NeedBytes) => return Ok(()),
+                Err(stop) => return Err(stop),
+            }
+        }
+    }
+
+    /// Whether the body ended where a list body may end.
+    fn complete(&self) -> bool {
+        self.level == Level::Envelope && self.raw_seen && self.pos == self.body.len()
+    }
+
+    /// Scans one field (or the magic).
+    fn step(&mut self, batch: &mut Batch) -> Result<(), Stop> {
+        match self.level {
+            Level::Magic => {
+                let magic = self.body.get(..MAGIC.len()).ok_or(Stop::NeedBytes)?;
+                if magic != MAGIC {
+                    return Err(Stop::Unexpected);
+                }
+                self.pos = MAGIC.len();
+                self.level = Level::Envelope;
+                Ok(())
+            }
+            Level::Envelope => {
+                if self.pos == self.body.len() {
+                    return Err(Stop::NeedBytes);
+                }
+                let (field, wire, at) = self.tag(self.pos)?;
+                if field == 2 && wire == LEN {
+                    if self.raw_seen {
+                        return Err(Stop::Unexpected);
+                    }
+                    let (len, start) = self.varint(at)?;
+                    let end = usize::try_from(len)
+                        .ok()
+                        .and_then(|l| start.checked_add(l))
+                        .ok_or(Stop::Unexpected)?;
+                    self.raw_seen = true;
+                    self.pos = start;
+                    self.level = Level::List { end };
+                } else {
+                    self.pos = self.skip(wire, at)?;
+                }
+                Ok(())
+            }
+            Level::List { end } => {
+                if self.pos == end {
+                    self.level = Level::Envelope;
+                    return Ok(());
+                }
+                if self.pos == self.body.len() {
+                    return Err(Stop::NeedBytes);
+                }
+                let (field, wire, at) = self.tag(self.pos)?;
+                let next = match (field, wire) {
+                    (1 | 2, LEN) => {
+                        let (len, start) = self.varint(at)?;
+                        let len = usize::try_from(len).map_err(|_| Stop::Unexpected)?;
+                        if field == 2 && len > self.max_item {
+                            return Err(Stop::Oversized(Oversized::object(
+                                "a list item",
+                                self.max_item,
+                            )));
+                        }
+                        let range = start..start.checked_add(len).ok_or(Stop::Unexpected)?;
+                        if range.end > end {
+                            return Err(Stop::Unexpected);
+                        }
+                        let bytes = self.body.get(range.clone()).ok_or(Stop::NeedBytes)?;
+                        if field == 2 {
+                            batch.push(bytes);
+                        } else if self.metadata.replace(range).is_some() {
+                            return Err(Stop::Unexpected);
+                        }
+                        start + len
+                    }
+                    _ => self.skip(wire, at)?,
+                };
+                if next > end {
+                    return Err(Stop::Unexpected);
+                }
+                self.pos = next;
+                Ok(())
+            }
+        }
+    }
+
+    /// The field number and wire type of the tag at `at`, and the offset after it.
+    fn tag(&self, at: usize) -> Result<(u64, u8, usize), Stop> {
+        let (tag, next) = self.varint(at)?;
+        let wire = u8::try_from(tag & 7).map_err(|_| Stop::Unexpected)?;
+        Ok((tag >> 3, wire, next))
+    }
+
+    /// The varint at `at` and the offset after it.
+    fn varint(&self, at: usize) -> Result<(u64, usize), Stop> {
+        let mut value = 0u64;
+        for i in 0..10 {
+            let byte = *self.body.get(at + i).ok_or(Stop::NeedBytes)?;
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte & 0x80 == 0 {
+                return Ok((value, at + i + 1));
+            }
+        }
+        Err(Stop::Unexpected)
+    }
+
+    /// The offset after a value of `wire` type starting at `at`, once its bytes are in.
+    fn skip(&self, wire: u8, at: usize) -> Result<usize, Stop> {
+        let end = match wire {
+            VARINT => self.varint(at)?.1,
+            FIXED64 => at + 8,
+            LEN => {
+                let (len, start) = self.varint(at)?;
+                usize::try_from(len)
+                    .ok()
+                    .and_then(|l| start.checked_add(l))
+                    .ok_or(Stop::Unexpected)?
+            }
+            FIXED32 => at + 4,
+            _ => return Err(Stop::Unexpected),
+        };
+        if end > self.body.len() {
+            return Err(Stop::NeedBytes);
+        }
+        Ok(end)
+    }
+}
+
+const VARINT: u8 = 0;
+const FIXED64: u8 = 1;
+const LEN: u8 = 2;
+const FIXED32: u8 = 5;
+
+/// A batch's items decoded in order, or the first one that fails, with its index in the list.
+type Decoded<T> = Result<Vec<T>, (usize, BoxError)>;
+
+/// Decodes the items of `batch`, the first of which is item `first` of the list.
+fn decode_batch<T>(
+    batch: &Batch,
+    first: usize,
+    decoders: ProtobufDecoders<T>,
+    keep_managed_fields: bool,
+) -> Decoded<T> {
+    let mut items = Vec::with_capacity(batch.len());
+    let mut failed = None;
+    batch.for_each(|bytes| match (decoders.item)(bytes, keep_managed_fields) {
+        Ok(item) => {
+            items.push(item);
+            true
+        }
+        Err(e) => {
+            failed = Some((first + items.len(), e));
+            false
+        }
+    });
+    match failed {
+        Some(failure) => Err(failure),
+        None => Ok(items),
+    }
+}
+
+/// A protobuf list body, decoded as it arrives: items go to the decode pool in batches of at
+/// least `batch_bytes`; a chunk late by more than `read_timeout`, an item or a body over its
+/// limit, or bytes that do not decode fail.
+pub(super) async fn decode<T: Send + 'static>(
+    mut body: Body,
+    read_timeout: Option<Duration>,
+    batch_bytes: usize,
+    decoders: ProtobufDecoders<T>,
+    keep_managed_fields: bool,
+    limits: Limits,
+    context: &str,
+) -> Result<ObjectList<T>, Error> {
+    let decode_error = |what: String, source: BoxError| Error::Decode {
+        context: context.to_owned(),
+        what,
+        source,
+    };
+    let item_error = |(index, source): (usize, BoxError)| {
+        decode_error(format!("item {index} of the protobuf list body"), source)
+    };
+    let mut scanner = Scanner::new(limits.object);
+    let mut counter = BodyCounter::new(limits.body);
+    let mut pool = DecodePool::<Decoded<T>>::new();
+    let mut items = Vec::new();
+    let mut batch = Batch::default();
+    let mut batched = 0;
+    // Once the scanner gives up, the rest of the body is only collected.
+    let mut scanning = true;
+    while let Some(chunk) = read_with_timeout(body.next(), read_timeout, context)
+        .await?
+        .transpose()
+        .map_err(|e| http_error(context, "reading the list body", &*e))?
+    {
+        counter.add(chunk.len(), context)?;
+        if !scanning {
+            scanner.body.extend_from_slice(&chunk);
+            continue;
+        }
+        match scanner.feed(&chunk, &mut batch) {
+            Ok(()) => {}
+            Err(Stop::Oversized(what)) => return Err(oversized(context, what)),
+            Err(_) => scanning = false,
+        }
+        if scanning && batch.byte_len() >= batch_bytes {
+            if pool.is_full() {
+                if let Some(decoded) = pool.next().await {
+                    items.extend(joined(decoded, context)?.map_err(item_error)?);
+                }
+            }
+            let full = std::mem::take(&mut batch);
+            let first = batched;
+            batched += full.len();
+            pool.submit(false, move || {
+                decode_batch(&full, first, decoders, keep_managed_fields)
+            });
+        }
+    }
+    if !scanning || !scanner.complete() {
+        // The list decoder reads the whole body and names what is wrong with it.
+        let body = std::mem::take(&mut scanner.body);
+        let mut whole = DecodePool::new();
+        whole.submit(false, move || (decoders.list)(&body, keep_managed_fields));
+        let decoded = match whole.next().await {
+            Some(done) => joined(done, context)?,
+            None => Err("the decoding task ended without an answer".into()),
+        };
+        let (metadata, items) =
+            decoded.map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
+        return Ok(ObjectList {
+            metadata,
+            items,
+            shard_info: None,
+        });
+    }
+    if !batch.is_empty() {
+        let first = batched;
+        pool.submit(true, move || {
+            decode_batch(&batch, first, decoders, keep_managed_fields)
+        });
+    }
+    let metadata = match scanner.metadata.clone() {
+        Some(range) => (decoders.list_meta)(&scanner.body[range], keep_managed_fields)
+            .map_err(|source| decode_error("the protobuf list's metadata".to_owned(), source))?,
+        None => ListMeta::default(),
+    };
+    while let Some(decoded) = pool.next().await {
+        items.extend(joined(decoded, context)?.map_err(item_error)?);
+    }
+    Ok(ObjectList {
+        metadata,
+        items,
+        shard_info: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    fn field(number: u64, bytes: &[u8], out: &mut Vec<u8>) {
+        varint(number << 3 | 2, out);
+        varint(bytes.len() as u64, out);
+        out.extend_from_slice(bytes);
+    }
+
+    /// A list body: type meta, then raw holding metadata, items and an unknown varint field,
+    /// then the envelope's content type.
+    fn list_body(metadata: &[u8], items: &[&[u8]]) -> Vec<u8> {
+        let mut raw = Vec::new();
+        field(1, metadata, &mut raw);
+        for item in items {
+            field(2, item, &mut raw);
+        }
+        varint(9 << 3, &mut raw);
+        varint(300, &mut raw);
+        let mut body = MAGIC.to_vec();
+        field(1, b"\x0a\x02v1\x12\x07PodList", &mut body);
+        field(2, &raw, &mut body);
+        field(4, b"", &mut body);
+        body
+    }
+
+    fn scan(body: &[u8], cut: usize) -> (Scanner, Vec<Vec<u8>>, Result<(), Stop>) {
+        let mut scanner = Scanner::new(1024);
+        let mut batch = Batch::default();
+        let mut result = Ok(());
+        for chunk in body.chunks(cut) {
+            result = scanner.feed(chunk, &mut batch);
+            if result.is_err() {
+                break;
+            }
+        }
+        let mut items = Vec::new();
+        batch.for_each(|i| {
+            items.push(i.to_vec());
+            true
+        });
+        (scanner, items, result)
+    }
+
+    #[test]
+    fn items_are_found_however_the_body_is_cut() {
+        let body = list_body(b"meta", &[b"one", b"", &[7u8; 200]]);
+        for cut in 1..=body.len() {
+            let (scanner, items, result) = scan(&body, cut);
+            assert_eq!(result, Ok(()), "cut every {cut} bytes");
+            assert_eq!(items, [b"one".to_vec(), Vec::new(), vec![7u8; 200]]);
+            assert!(scanner.complete(), "cut every {cut} bytes");
+            let meta = scanner.metadata.clone().map(|r| scanner.body[r].to_vec());
+            assert_eq!(meta.as_deref(), Some(&b"meta"[..]));
+        }
+    }
+
+    #[test]
+    fn a_body_cut_short_is_not_complete() {
+        let body = list_body(b"meta", &[b"one", b"two"]);
+        // The envelope's last field, an empty content type (2 bytes), may be left out.
+        for len in 0..body.len() - 2 {
+            let (scanner, _, result) = scan(&body[..len], body.len());
+            assert_eq!(result, Ok(()));
+            assert!(!scanner.complete(), "{len} of {} bytes", body.len());
+        }
+    }
+
+    #[test]
+    fn what_the_scanner_does_not_expect_goes_to_the_whole_decoder() {
+        let mut no_magic = list_body(b"", &[b"x"]);
+        no_magic[0] = b'j';
+        let mut raw_twice = list_body(b"", &[b"x"]);
+        field(2, b"", &mut raw_twice);
+        let mut group = MAGIC.to_vec();
+        varint(5 << 3 | 3, &mut group);
+        let mut overlong = MAGIC.to_vec();
+        overlong.extend_from_slice(&[0xff; 11]);
+        let mut item_past_raw = MAGIC.to_vec();
+        field(2, &[0x12, 0x05, b'a'], &mut item_past_raw);
+        item_past_raw.extend_from_slice(b"bcdef");
+        for body in [no_magic, raw_twice, group, overlong, item_past_raw] {
+            let (_, _, result) = scan(&body, body.len());
+            assert_eq!(result, Err(Stop::Unexpected), "{body:?}");
+        }
+    }
+
+    #[test]
+    fn an_item_over_the_limit_is_refused_before_it_arrives() {
+        let big = vec![0u8; 2048];
+        let body = list_body(b"", &[&big]);
+        let (_, items, result) = scan(&body[..40], 40);
+        assert!(items.is_empty());
+        assert_eq!(
+            result,
+            Err(Stop::Oversized(Oversized::object("a list item", 1024)))
+        );
+    }
+}
