@@ -102,7 +102,7 @@ impl Section {
 pub struct RunArgs {
     /// Sections to run, in order.
     pub sections: Vec<Section>,
-    /// Small sizes, no clean builds (what CI runs).
+    /// Small sizes, no clean builds (what CI runs, in `bench/tests/quick.rs`).
     pub quick: bool,
     /// How long the soak runs, in minutes.
     pub soak_minutes: Option<f64>,
