@@ -429,6 +429,62 @@ mod tests {
         }
     }
 
+    /// Feeds `body` in chunks of the sizes in `cuts` (cycled); the scan's outcome and items.
+    fn scan_cut(body: &[u8], cuts: &[usize]) -> (Scanner, Vec<Vec<u8>>, Result<(), Stop>) {
+        let mut scanner = Scanner::new(1024);
+        let mut batch = Batch::default();
+        let mut result = Ok(());
+        let mut rest = body;
+        for &cut in cuts.iter().cycle() {
+            if rest.is_empty() || result.is_err() {
+                break;
+            }
+            let (chunk, after) = rest.split_at(cut.min(rest.len()));
+            result = scanner.feed(chunk, &mut batch);
+            rest = after;
+        }
+        let mut items = Vec::new();
+        batch.for_each(|i| {
+            items.push(i.to_vec());
+            true
+        });
+        (scanner, items, result)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_cut_of_a_list_finds_its_items_and_metadata(
+            items in proptest::collection::vec(proptest::collection::vec(0u8..=255, 0..300), 0..8),
+            metadata in proptest::collection::vec(0u8..=255, 0..200),
+            cuts in proptest::collection::vec(1usize..64, 1..16),
+        ) {
+            let refs: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
+            let body = list_body(&metadata, &refs);
+            let (scanner, found, result) = scan_cut(&body, &cuts);
+            proptest::prop_assert_eq!(result, Ok(()));
+            proptest::prop_assert!(scanner.complete());
+            proptest::prop_assert_eq!(found, items);
+            let meta = scanner.metadata.clone().map(|r| scanner.body[r].to_vec());
+            proptest::prop_assert_eq!(meta, Some(metadata));
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(
+            body in proptest::collection::vec(0u8..=255, 0..512),
+            cuts in proptest::collection::vec(1usize..64, 1..16),
+        ) {
+            // Behind a real magic, so that the scan goes past the first four bytes.
+            let mut with_magic = MAGIC.to_vec();
+            with_magic.extend_from_slice(&body);
+            for input in [&body, &with_magic] {
+                let (scanner, found, _) = scan_cut(input, &cuts);
+                // Whatever was found lies inside the body.
+                proptest::prop_assert!(found.iter().map(Vec::len).sum::<usize>() <= input.len());
+                let _ = scanner.complete();
+            }
+        }
+    }
+
     #[test]
     fn an_item_over_the_limit_is_refused_before_it_arrives() {
         let big = vec![0u8; 2048];
