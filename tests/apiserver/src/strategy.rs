@@ -99,7 +99,7 @@ pub(crate) fn prepare_create(spec: &ResourceSpec, obj: &mut Value) -> Result<(),
 /// The ServiceAccount strategy's `cleanSecretReferences` (create and update): each of
 /// `secrets` keeps only its `name` (an empty one is not written, as Go omits it).
 fn clean_secret_references(spec: &ResourceSpec, obj: &mut Value) {
-    if !(spec.group.is_empty() && spec.plural == "serviceaccounts") {
+    if !crate::serviceaccounts::is_service_accounts(spec) {
         return;
     }
     let Some(list) = obj.get_mut("secrets").and_then(Value::as_array_mut) else {

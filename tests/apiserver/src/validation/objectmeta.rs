@@ -220,7 +220,7 @@ fn all_update_errors(spec: &ResourceSpec, old: &Value, new: &Value) -> Vec<Field
         errs.extend(data::update_errors(spec, old, new));
         errs.extend(create_errors(spec, meta));
         errs.extend(data::errors(spec, new));
-    } else if spec.group.is_empty() && spec.plural == "serviceaccounts" {
+    } else if crate::serviceaccounts::is_service_accounts(spec) {
         // `ValidateServiceAccountUpdate` checks the new object as a create after the
         // metadata update checks.
         errs.extend(create_errors(spec, meta));
