@@ -4,10 +4,13 @@
 //! to the decode pool in batches, and the results are taken back in order. Decoding thus
 //! overlaps the transfer instead of waiting for the whole body.
 //!
-//! The scanner reads only field numbers and lengths. A body it does not expect (no magic, a
-//! field twice, a wire type no list uses, a body cut short) is decoded whole by the list
-//! decoder instead, so that the error names the field and byte as that decoder does, or the
-//! body decodes if it was merely unusual.
+//! The scanner reads only field numbers and lengths, and lets go of the bytes it has scanned
+//! past, so the body is never held whole beside its items. A body it does not expect (no
+//! magic, a field twice, a wire type no list uses, a body cut short) before it has let go
+//! of any byte is decoded whole by the list decoder instead, so that the error names the
+//! field and byte as that decoder does, or the body decodes if it was merely unusual; later,
+//! the error says what the scanner met and at which byte. Kubernetes never writes such
+//! bodies.
 
 use std::ops::Range;
 use std::time::Duration;
@@ -32,7 +35,7 @@ enum Level {
     Magic,
     /// Among the `runtime.Unknown`'s fields.
     Envelope,
-    /// Inside `raw`, the list message, which ends at this offset.
+    /// Inside `raw`, the list message, which ends at this offset of the body.
     List { end: usize },
 }
 
@@ -41,27 +44,32 @@ enum Level {
 enum Stop {
     /// The next field's bytes have not all arrived.
     NeedBytes,
-    /// The body is not what the scanner expects: decode it whole instead.
-    Unexpected,
+    /// The body is not what the scanner expects, for this reason.
+    Unexpected(&'static str),
     /// An item over the limit.
     Oversized(Oversized),
 }
 
-/// The body so far and how far it has been scanned.
+/// The body's bytes not yet scanned past, and where the scan is. Offsets count from the
+/// body's first byte; the bytes before `base` have been scanned and let go, so that a list
+/// of 100k Pods is not held twice (as bytes and as Pods) while it arrives.
 #[derive(Debug)]
 struct Scanner {
-    body: Vec<u8>,
+    /// The body from offset `base` on: mostly an item still arriving.
+    held: Vec<u8>,
+    base: usize,
     pos: usize,
     level: Level,
     raw_seen: bool,
-    metadata: Option<Range<usize>>,
+    metadata: Option<Vec<u8>>,
     max_item: usize,
 }
 
 impl Scanner {
     fn new(max_item: usize) -> Self {
         Self {
-            body: Vec::new(),
+            held: Vec::new(),
+            base: 0,
             pos: 0,
             level: Level::Magic,
             raw_seen: false,
@@ -70,49 +78,71 @@ impl Scanner {
         }
     }
 
-    /// Appends `chunk` and every item it completes to `batch`.
+    /// Appends `chunk` and every item it completes to `batch`, then lets go of the bytes
+    /// scanned past.
     fn feed(&mut self, chunk: &[u8], batch: &mut Batch) -> Result<(), Stop> {
-        self.body.extend_from_slice(chunk);
-        loop {
-            match self.step(batch) {
-                Ok(()) => {}
-                Err(Stop::NeedBytes) => return Ok(()),
-                Err(stop) => return Err(stop),
+        self.held.extend_from_slice(chunk);
+        let stop = loop {
+            if let Err(stop) = self.step(batch) {
+                break stop;
             }
+        };
+        if stop != Stop::NeedBytes {
+            // Held as it is, so that a body refused in its first chunk can be decoded whole.
+            return Err(stop);
         }
+        self.held.drain(..self.pos - self.base);
+        self.base = self.pos;
+        Ok(())
+    }
+
+    /// How many bytes of the body have arrived.
+    fn received(&self) -> usize {
+        self.base + self.held.len()
+    }
+
+    /// Whether the whole body is still held (nothing was scanned past).
+    fn holds_everything(&self) -> bool {
+        self.base == 0
     }
 
     /// Whether the body ended where a list body may end.
     fn complete(&self) -> bool {
-        self.level == Level::Envelope && self.raw_seen && self.pos == self.body.len()
+        self.level == Level::Envelope && self.raw_seen && self.pos == self.received()
+    }
+
+    /// The bytes at `range` of the body, once they have all arrived.
+    fn bytes(&self, range: Range<usize>) -> Result<&[u8], Stop> {
+        // Offsets before `base` are never asked for: the scan only moves forward.
+        let start = range.start.checked_sub(self.base).ok_or(Stop::NeedBytes)?;
+        let end = range.end.checked_sub(self.base).ok_or(Stop::NeedBytes)?;
+        self.held.get(start..end).ok_or(Stop::NeedBytes)
     }
 
     /// Scans one field (or the magic).
     fn step(&mut self, batch: &mut Batch) -> Result<(), Stop> {
         match self.level {
             Level::Magic => {
-                let magic = self.body.get(..MAGIC.len()).ok_or(Stop::NeedBytes)?;
-                if magic != MAGIC {
-                    return Err(Stop::Unexpected);
+                if self.bytes(0..MAGIC.len())? != MAGIC {
+                    return Err(Stop::Unexpected(
+                        "it does not start with the protobuf magic",
+                    ));
                 }
                 self.pos = MAGIC.len();
                 self.level = Level::Envelope;
                 Ok(())
             }
             Level::Envelope => {
-                if self.pos == self.body.len() {
+                if self.pos == self.received() {
                     return Err(Stop::NeedBytes);
                 }
                 let (field, wire, at) = self.tag(self.pos)?;
                 if field == 2 && wire == LEN {
                     if self.raw_seen {
-                        return Err(Stop::Unexpected);
+                        return Err(Stop::Unexpected("the envelope's raw field comes twice"));
                     }
                     let (len, start) = self.varint(at)?;
-                    let end = usize::try_from(len)
-                        .ok()
-                        .and_then(|l| start.checked_add(l))
-                        .ok_or(Stop::Unexpected)?;
+                    let end = offset_after(start, len)?;
                     self.raw_seen = true;
                     self.pos = start;
                     self.level = Level::List { end };
@@ -126,36 +156,35 @@ impl Scanner {
                     self.level = Level::Envelope;
                     return Ok(());
                 }
-                if self.pos == self.body.len() {
+                if self.pos == self.received() {
                     return Err(Stop::NeedBytes);
                 }
                 let (field, wire, at) = self.tag(self.pos)?;
                 let next = match (field, wire) {
                     (1 | 2, LEN) => {
                         let (len, start) = self.varint(at)?;
-                        let len = usize::try_from(len).map_err(|_| Stop::Unexpected)?;
-                        if field == 2 && len > self.max_item {
+                        if field == 2 && usize::try_from(len).map_or(true, |l| l > self.max_item) {
                             return Err(Stop::Oversized(Oversized::object(
                                 "a list item",
                                 self.max_item,
                             )));
                         }
-                        let range = start..start.checked_add(len).ok_or(Stop::Unexpected)?;
-                        if range.end > end {
-                            return Err(Stop::Unexpected);
+                        let next = offset_after(start, len)?;
+                        if next > end {
+                            return Err(Stop::Unexpected(PAST_THE_LIST));
                         }
-                        let bytes = self.body.get(range.clone()).ok_or(Stop::NeedBytes)?;
+                        let bytes = self.bytes(start..next)?;
                         if field == 2 {
                             batch.push(bytes);
-                        } else if self.metadata.replace(range).is_some() {
-                            return Err(Stop::Unexpected);
+                        } else if self.metadata.replace(bytes.to_vec()).is_some() {
+                            return Err(Stop::Unexpected("the list's metadata comes twice"));
                         }
-                        start + len
+                        next
                     }
                     _ => self.skip(wire, at)?,
                 };
                 if next > end {
-                    return Err(Stop::Unexpected);
+                    return Err(Stop::Unexpected(PAST_THE_LIST));
                 }
                 self.pos = next;
                 Ok(())
@@ -166,7 +195,8 @@ impl Scanner {
     /// The field number and wire type of the tag at `at`, and the offset after it.
     fn tag(&self, at: usize) -> Result<(u64, u8, usize), Stop> {
         let (tag, next) = self.varint(at)?;
-        let wire = u8::try_from(tag & 7).map_err(|_| Stop::Unexpected)?;
+        // The low three bits always fit.
+        let wire = (tag & 7) as u8;
         Ok((tag >> 3, wire, next))
     }
 
@@ -174,13 +204,13 @@ impl Scanner {
     fn varint(&self, at: usize) -> Result<(u64, usize), Stop> {
         let mut value = 0u64;
         for i in 0..10 {
-            let byte = *self.body.get(at + i).ok_or(Stop::NeedBytes)?;
+            let byte = self.bytes(at + i..at + i + 1)?[0];
             value |= u64::from(byte & 0x7f) << (7 * i);
             if byte & 0x80 == 0 {
                 return Ok((value, at + i + 1));
             }
         }
-        Err(Stop::Unexpected)
+        Err(Stop::Unexpected("a varint longer than ten bytes"))
     }
 
     /// The offset after a value of `wire` type starting at `at`, once its bytes are in.
@@ -190,19 +220,31 @@ impl Scanner {
             FIXED64 => at + 8,
             LEN => {
                 let (len, start) = self.varint(at)?;
-                usize::try_from(len)
-                    .ok()
-                    .and_then(|l| start.checked_add(l))
-                    .ok_or(Stop::Unexpected)?
+                offset_after(start, len)?
             }
             FIXED32 => at + 4,
-            _ => return Err(Stop::Unexpected),
+            _ => {
+                return Err(Stop::Unexpected(
+                    "a field of a wire type no Kubernetes list uses",
+                ))
+            }
         };
-        if end > self.body.len() {
+        if end > self.received() {
             return Err(Stop::NeedBytes);
         }
         Ok(end)
     }
+}
+
+/// Why a field reaching past the list's end is refused.
+const PAST_THE_LIST: &str = "a field reaches past the end of the list";
+
+/// The offset `len` bytes after `start`.
+fn offset_after(start: usize, len: u64) -> Result<usize, Stop> {
+    usize::try_from(len)
+        .ok()
+        .and_then(|len| start.checked_add(len))
+        .ok_or(Stop::Unexpected("a length past any body"))
 }
 
 const VARINT: u8 = 0;
@@ -264,30 +306,32 @@ pub(super) async fn decode<T: Send + 'static>(
     let mut items = Vec::new();
     let mut batch = Batch::default();
     let mut batched = 0;
-    // Once the scanner gives up, the rest of the body is only collected.
-    let mut scanning = true;
+    // Set when the scanner meets a body it does not expect, which is then only collected.
+    let mut unexpected = None;
     while let Some(chunk) = read_with_timeout(body.next(), read_timeout, context)
         .await?
         .transpose()
         .map_err(|e| http_error(context, "reading the list body", &*e))?
     {
         counter.add(chunk.len(), context)?;
-        if !scanning {
-            scanner.body.extend_from_slice(&chunk);
+        if unexpected.is_some() {
+            scanner.held.extend_from_slice(&chunk);
             continue;
         }
         match scanner.feed(&chunk, &mut batch) {
             Ok(()) => {}
             Err(Stop::Oversized(what)) => return Err(oversized(context, what)),
-            Err(_) => scanning = false,
+            Err(stop) => unexpected = Some(stop),
         }
-        if scanning && batch.byte_len() >= batch_bytes {
+        if unexpected.is_none() && batch.byte_len() >= batch_bytes {
             if pool.is_full() {
                 if let Some(decoded) = pool.next().await {
                     items.extend(joined(decoded, context)?.map_err(item_error)?);
                 }
             }
-            let full = std::mem::take(&mut batch);
+            // The next batch starts with room for one, rather than doubling its way there.
+            let room = batch_bytes.saturating_add(batch_bytes / 2);
+            let full = std::mem::replace(&mut batch, Batch::with_capacity(room));
             let first = batched;
             batched += full.len();
             pool.submit(false, move || {
@@ -295,9 +339,23 @@ pub(super) async fn decode<T: Send + 'static>(
             });
         }
     }
-    if !scanning || !scanner.complete() {
+    if unexpected.is_some() || !scanner.complete() {
+        if !scanner.holds_everything() {
+            // Items went to the decoder already: the body cannot be decoded whole any more.
+            let what = match unexpected {
+                Some(Stop::Unexpected(why)) => format!("{why}, at byte {}", scanner.pos),
+                _ => format!(
+                    "it ended after {} bytes, inside the list",
+                    scanner.received()
+                ),
+            };
+            return Err(decode_error(
+                "the protobuf list body".to_owned(),
+                what.into(),
+            ));
+        }
         // The list decoder reads the whole body and names what is wrong with it.
-        let body = std::mem::take(&mut scanner.body);
+        let body = std::mem::take(&mut scanner.held);
         let mut whole = DecodePool::new();
         whole.submit(false, move || (decoders.list)(&body, keep_managed_fields));
         let decoded = match whole.next().await {
@@ -318,8 +376,8 @@ pub(super) async fn decode<T: Send + 'static>(
             decode_batch(&batch, first, decoders, keep_managed_fields)
         });
     }
-    let metadata = match scanner.metadata.clone() {
-        Some(range) => (decoders.list_meta)(&scanner.body[range], keep_managed_fields)
+    let metadata = match &scanner.metadata {
+        Some(bytes) => (decoders.list_meta)(bytes, keep_managed_fields)
             .map_err(|source| decode_error("the protobuf list's metadata".to_owned(), source))?,
         None => ListMeta::default(),
     };
@@ -394,7 +452,7 @@ mod tests {
             assert_eq!(result, Ok(()), "cut every {cut} bytes");
             assert_eq!(items, [b"one".to_vec(), Vec::new(), vec![7u8; 200]]);
             assert!(scanner.complete(), "cut every {cut} bytes");
-            let meta = scanner.metadata.clone().map(|r| scanner.body[r].to_vec());
+            let meta = scanner.metadata.clone();
             assert_eq!(meta.as_deref(), Some(&b"meta"[..]));
         }
     }
@@ -425,8 +483,27 @@ mod tests {
         item_past_raw.extend_from_slice(b"bcdef");
         for body in [no_magic, raw_twice, group, overlong, item_past_raw] {
             let (_, _, result) = scan(&body, body.len());
-            assert_eq!(result, Err(Stop::Unexpected), "{body:?}");
+            assert!(matches!(result, Err(Stop::Unexpected(_))), "{body:?}");
         }
+    }
+
+    #[test]
+    fn bytes_scanned_past_are_let_go() {
+        let item = [9u8; 100];
+        let body = list_body(b"meta", &[&item[..]; 50]);
+        let mut scanner = Scanner::new(1024);
+        let mut batch = Batch::default();
+        for chunk in body.chunks(7) {
+            assert_eq!(scanner.feed(chunk, &mut batch), Ok(()));
+            // At most the one field still arriving (tag, length and 100 bytes) is held.
+            assert!(
+                scanner.held.len() < 103,
+                "{} bytes held",
+                scanner.held.len()
+            );
+        }
+        assert!(scanner.complete());
+        assert_eq!(batch.len(), 50);
     }
 
     /// Feeds `body` in chunks of the sizes in `cuts` (cycled); the scan's outcome and items.
@@ -464,7 +541,7 @@ mod tests {
             proptest::prop_assert_eq!(result, Ok(()));
             proptest::prop_assert!(scanner.complete());
             proptest::prop_assert_eq!(found, items);
-            let meta = scanner.metadata.clone().map(|r| scanner.body[r].to_vec());
+            let meta = scanner.metadata.clone();
             proptest::prop_assert_eq!(meta, Some(metadata));
         }
 

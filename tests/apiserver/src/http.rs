@@ -1057,12 +1057,11 @@ fn list(
     });
     if media == Media::Protobuf {
         let metadata = list_metadata(page.rv, token.as_deref(), page.remaining, filter.shard());
-        if let Some(body) = protobuf_list(&r.spec, &metadata, &page.items) {
-            return Ok(typed_response(
-                StatusCode::OK,
-                protobuf::MEDIA_TYPE,
-                Body::full(body),
-            ));
+        if let Some((list, items)) = protobuf_list(&r.spec, &metadata, &page.items) {
+            let body = stream_list(list.head, items, list.tail, |buf, _, item| {
+                protobuf::list_item(buf, item);
+            });
+            return Ok(typed_response(StatusCode::OK, protobuf::MEDIA_TYPE, body));
         }
     }
     let head_spec = if partial {
@@ -1080,35 +1079,50 @@ fn list(
         filter.shard().filter(|_| !partial),
     );
     let item_prefix = type_prefix(&head_spec);
-    let (tx, body) = Body::channel();
-    tokio::spawn(async move {
-        let mut buf = BytesMut::with_capacity(LIST_CHUNK + 8 * 1024);
-        buf.put_slice(head.as_bytes());
-        for (i, item) in page.items.iter().enumerate() {
-            if i > 0 {
-                buf.put_u8(b',');
-            }
-            if partial {
-                put_typed(
-                    &mut buf,
-                    &item_prefix,
-                    &partial_metadata::reduce(&item.bytes),
-                );
-            } else {
-                buf.put_slice(&item.bytes);
-            }
-            if buf.len() >= LIST_CHUNK && tx.send(buf.split().freeze()).await.is_err() {
-                return;
-            }
+    let body = stream_list(head, page.items, b"]}", move |buf, i, item| {
+        if i > 0 {
+            buf.put_u8(b',');
         }
-        buf.put_slice(b"]}");
-        let _ = tx.send(buf.freeze()).await;
+        if partial {
+            put_typed(buf, &item_prefix, &partial_metadata::reduce(&item.bytes));
+        } else {
+            buf.put_slice(&item.bytes);
+        }
     });
     Ok(json_response(StatusCode::OK, body))
 }
 
-/// A list in protobuf, if every item encodes: one that does not makes the whole list JSON.
-fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> Option<Vec<u8>> {
+/// A list body streamed in chunks of about [`LIST_CHUNK`] bytes as it is written: `head`,
+/// each item as `put` writes it (given its index), `tail`.
+fn stream_list<T: Send + Sync + 'static>(
+    head: impl AsRef<[u8]> + Send + 'static,
+    items: Vec<T>,
+    tail: impl AsRef<[u8]> + Send + 'static,
+    put: impl Fn(&mut BytesMut, usize, &T) + Send + 'static,
+) -> Body {
+    let (tx, body) = Body::channel();
+    tokio::spawn(async move {
+        let mut buf = BytesMut::with_capacity(LIST_CHUNK + 8 * 1024);
+        buf.put_slice(head.as_ref());
+        for (i, item) in items.iter().enumerate() {
+            put(&mut buf, i, item);
+            if buf.len() >= LIST_CHUNK && tx.send(buf.split().freeze()).await.is_err() {
+                return;
+            }
+        }
+        buf.put_slice(tail.as_ref());
+        let _ = tx.send(buf.freeze()).await;
+    });
+    body
+}
+
+/// A list in protobuf and its items' messages, if every item encodes: one that does not
+/// makes the whole list JSON.
+fn protobuf_list(
+    spec: &ResourceSpec,
+    metadata: &Value,
+    items: &[Arc<Obj>],
+) -> Option<(protobuf::ListBody, Vec<Bytes>)> {
     let encoder = protobuf::encoder().filter(|e| e.serves(spec))?;
     let raw: Result<Vec<Bytes>, _> = items
         .iter()
@@ -1119,9 +1133,10 @@ fn protobuf_list(spec: &ResourceSpec, metadata: &Value, items: &[Arc<Obj>]) -> O
         })
         .collect();
     let encoded = raw.and_then(|raw| {
-        encoder
+        let list = encoder
             .list(spec, metadata, &raw)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        Ok((list, raw))
     });
     encoded
         .map_err(|e| tracing::debug!("answering the {} list in JSON: {e}", spec.kind))
