@@ -35,7 +35,6 @@ where
         object: object::<K>,
         list: list::<K>,
         item: item::<K>,
-        list_meta,
         event: event::<K>,
     }
 }
@@ -52,7 +51,6 @@ where
         object: object::<View<V, Of>>,
         list: list::<View<V, Of>>,
         item: item::<View<V, Of>>,
-        list_meta,
         event: view_event::<V, Of>,
     }
 }
@@ -72,12 +70,6 @@ fn item<D: Decode>(bytes: &[u8], keep_managed_fields: bool) -> Result<D::Value, 
         bytes,
         options(keep_managed_fields),
     ))?)
-}
-
-/// A list's `ListMeta` message.
-fn list_meta(bytes: &[u8], keep_managed_fields: bool) -> Result<ListMeta, BoxError> {
-    let mut reader = Reader::new(bytes, options(keep_managed_fields));
-    Ok(informer_protobuf::decode_message::<ListMeta>(&mut reader)?)
 }
 
 /// Items a list must hold before its decoding is split over threads, and the fewest each

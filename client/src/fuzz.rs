@@ -1,5 +1,5 @@
 //! Entry points for the fuzz targets in `fuzz/` and their replay test `tests/fuzz_replay.rs`:
-//! the list-body and watch-line decoders driven the way the client drives them over a
+//! the list-body (JSON and protobuf) and watch-line decoders driven the way the client drives them over a
 //! response body, here a body in memory cut into chunks at points the caller picks, and the
 //! kubeconfig loader over the bytes of one file. Not a stable API: hidden from the docs and
 //! free to change with the decoders.
@@ -14,6 +14,7 @@ use futures_util::StreamExt;
 use crate::client::config::Config;
 use crate::client::kubeconfig::{KubeConfigOptions, Kubeconfig};
 use crate::error::{BoxError, Error};
+use crate::protobuf::ProtobufDecoders;
 use crate::watch_event::{ObjectList, WatchEvent};
 
 /// The context decoding errors carry.
@@ -93,6 +94,36 @@ where
         CONTEXT.into(),
     )
     .collect()
+    .await
+}
+
+/// A protobuf list body arriving in `chunks`, decoded by the function `Client::request_list`
+/// decodes one with when the server answers protobuf: scanned as it arrives, its items decoded
+/// with `decoders.item` in batches of at least `batch_bytes`, within `limits`; a body the scan
+/// does not expect before it lets go of any byte is decoded whole with `decoders.list`.
+/// Errors are as [`list_body`]'s.
+pub async fn protobuf_list_body<'a, T>(
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+    batch_bytes: usize,
+    decoders: ProtobufDecoders<T>,
+    keep_managed_fields: bool,
+    limits: Limits,
+) -> Result<ObjectList<T>, Error>
+where
+    T: Send + 'static,
+{
+    crate::client::protobuf_list::decode(
+        body(chunks),
+        None,
+        batch_bytes,
+        decoders,
+        keep_managed_fields,
+        crate::client::Limits {
+            object: limits.object,
+            body: limits.body,
+        },
+        CONTEXT,
+    )
     .await
 }
 

@@ -29,15 +29,14 @@ pub type DecodeFn<T> = fn(body: &[u8], keep_managed_fields: bool) -> Result<T, B
 pub struct ProtobufDecoders<K> {
     /// A whole object body (`k8s\0` and its `runtime.Unknown` envelope).
     pub object: DecodeFn<K>,
-    /// A whole list body: its metadata and items. Lists are decoded with `item` and
-    /// `list_meta` as they arrive; this decoder reads a body the client's scan did not expect, so
+    /// A whole list body: its metadata and items. The client decodes a list's items with
+    /// `item` as they arrive, and the rest of the body (its metadata) with this decoder once
+    /// they are cut out; a body the client's scan did not expect is read whole with it, so
     /// that its error names the field and byte.
     pub list: DecodeFn<(ListMeta, Vec<K>)>,
     /// One item of a list: the bytes of an `XxxList`'s `items` entry (a message, without
     /// an envelope).
     pub item: DecodeFn<K>,
-    /// A list's `metadata`: the bytes of an `XxxList`'s `ListMeta` message.
-    pub list_meta: DecodeFn<ListMeta>,
     /// One watch frame's payload (a `meta.v1.WatchEvent`, without the frame's length).
     pub event: DecodeFn<WatchEvent<K>>,
 }

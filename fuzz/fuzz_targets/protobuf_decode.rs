@@ -7,8 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 
 mod protobuf_decode_input;
-// The feeds' batch sizes drive the JSON decoders; frames are read as they arrive.
-#[allow(dead_code)]
+mod runtime;
 mod split;
 
 fuzz_target!(|data: &[u8]| protobuf_decode_input::run(data));

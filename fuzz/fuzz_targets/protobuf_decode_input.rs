@@ -16,21 +16,27 @@
 //!   than without it apart from `metadata.managedFields`; one that decodes without it and not
 //!   with it must fail inside `managedFields` (skipped unread without the option);
 //! - a recursive message nested deeper than `MAX_DEPTH` that decodes, or fails otherwise than
-//!   `TooDeep`.
+//!   `TooDeep`;
+//! - the client's list decode (the body scanned as it arrives, its items decoded in batches)
+//!   reading a list `decode_list` does not read, however the body is cut; fed whole, refusing
+//!   one it reads; a failed decoding task.
 
+use informer_client::fuzz::{protobuf_list_body, Limits};
 use informer_protobuf::codec::Msg;
 use informer_protobuf::view::View;
 use informer_protobuf::{
     decode_list, decode_message, decode_object, decode_watch_event, field, DecodeError,
     DecodeOptions, ErrorKind, FrameReader, Message, Reader, WatchEvent, WireType, MAX_DEPTH,
 };
+use informer_runtime::error::ErrorKind as ClientErrorKind;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Secret};
 
-use crate::split;
+use crate::{runtime, split};
 
 /// Runs `data` as a list body, an object body, a watch event and a watch stream, and inside
 /// a recursive message wrapped around `MAX_DEPTH` levels deep.
 pub fn run(data: &[u8]) {
+    streamed_list(data);
     let kind = envelope_kind(data);
     let list = |options| decode_list::<ConfigMap>(data, options);
     check_error(&list(lean()), data.len(), kind.as_deref());
@@ -92,6 +98,39 @@ struct ConfigMapView {
 struct NameOnly {
     name: Option<String>,
     labels: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `data` as a ConfigMap list body through the client, fed as each of [`split::feeds`] cuts it,
+/// against `decode_list` over the whole body.
+fn streamed_list(data: &[u8]) {
+    let whole = decode_list::<ConfigMap>(data, lean());
+    for feed in split::feeds(data) {
+        let streamed = runtime::block_on(protobuf_list_body(
+            feed.chunks.iter().copied(),
+            feed.batch,
+            informer_runtime::protobuf::decoders::<ConfigMap>(),
+            false,
+            Limits::NONE,
+        ));
+        match (streamed, &whole) {
+            (Ok(streamed), Ok(whole)) => {
+                assert_eq!(streamed.items, whole.items, "{}: items", feed.name);
+                assert_eq!(streamed.metadata, whole.metadata, "{}: metadata", feed.name);
+            }
+            (Ok(_), Err(e)) => panic!(
+                "{}: the client reads a list decode_list refuses ({e})",
+                feed.name
+            ),
+            (Err(e), whole) => {
+                assert_ne!(e.kind(), Some(ClientErrorKind::Task), "{}: {e}", feed.name);
+                // Whole, a body the scan does not expect is still held whole.
+                assert!(
+                    feed.name != "whole" || whole.is_err(),
+                    "whole: the client refuses a list decode_list reads ({e})"
+                );
+            }
+        }
+    }
 }
 
 fn lean() -> DecodeOptions {

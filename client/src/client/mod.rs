@@ -20,7 +20,7 @@ mod error_response;
 #[cfg(feature = "kube")]
 mod kube;
 pub mod kubeconfig;
-mod protobuf_list;
+pub(crate) mod protobuf_list;
 mod proxy;
 mod sni;
 mod tls;

@@ -6,7 +6,7 @@
 //!
 //! The scanner reads only field numbers and lengths, and lets go of the bytes it has scanned
 //! past, so the body is never held whole beside its items. A body it does not expect (no
-//! magic, a field twice, a wire type no list uses, a body cut short) before it has let go
+//! magic, `raw` twice, a wire type no list uses, a body cut short) before it has let go
 //! of any byte is decoded whole by the list decoder instead, so that the error names the
 //! field and byte as that decoder does, or the body decodes if it was merely unusual; later,
 //! the error says what the scanner met and at which byte. Kubernetes never writes such
@@ -16,7 +16,6 @@ use std::ops::Range;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 
 use super::decode::Oversized;
 use super::decode_pool::{Batch, DecodePool};
@@ -52,7 +51,8 @@ enum Stop {
 
 /// The body's bytes not yet scanned past, and where the scan is. Offsets count from the
 /// body's first byte; the bytes before `base` have been scanned and let go, so that a list
-/// of 100k Pods is not held twice (as bytes and as Pods) while it arrives.
+/// of 100k Pods is not held twice (as bytes and as Pods) while it arrives. Every field but
+/// the items is kept, for the list decoder to judge as it judges a whole body.
 #[derive(Debug)]
 struct Scanner {
     /// The body from offset `base` on: mostly an item still arriving.
@@ -61,7 +61,10 @@ struct Scanner {
     pos: usize,
     level: Level,
     raw_seen: bool,
-    metadata: Option<Vec<u8>>,
+    /// The envelope's fields other than `raw`, as they came.
+    envelope: Vec<u8>,
+    /// The list message's fields other than its items (its metadata), as they came.
+    list: Vec<u8>,
     max_item: usize,
 }
 
@@ -73,7 +76,8 @@ impl Scanner {
             pos: 0,
             level: Level::Magic,
             raw_seen: false,
-            metadata: None,
+            envelope: Vec::new(),
+            list: Vec::new(),
             max_item,
         }
     }
@@ -90,6 +94,10 @@ impl Scanner {
         if stop != Stop::NeedBytes {
             // Held as it is, so that a body refused in its first chunk can be decoded whole.
             return Err(stop);
+        }
+        if !self.raw_seen {
+            // The envelope's first fields are held too: a body without `raw` is decoded whole.
+            return Ok(());
         }
         self.held.drain(..self.pos - self.base);
         self.base = self.pos;
@@ -111,12 +119,38 @@ impl Scanner {
         self.level == Level::Envelope && self.raw_seen && self.pos == self.received()
     }
 
+    /// The body without its items: what the list decoder reads for the list's metadata, and
+    /// to refuse what it refuses in a whole body outside the items.
+    fn without_items(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(MAGIC.len() + self.envelope.len() + self.list.len() + 11);
+        body.extend_from_slice(MAGIC);
+        body.extend_from_slice(&self.envelope);
+        body.push((2 << 3) | LEN);
+        let mut len = self.list.len() as u64;
+        while len >= 0x80 {
+            body.push((len as u8) | 0x80);
+            len >>= 7;
+        }
+        body.push(len as u8);
+        body.extend_from_slice(&self.list);
+        body
+    }
+
     /// The bytes at `range` of the body, once they have all arrived.
     fn bytes(&self, range: Range<usize>) -> Result<&[u8], Stop> {
+        let range = self.in_held(range)?;
+        Ok(&self.held[range])
+    }
+
+    /// Where the bytes at `range` of the body are in `held`, once they have all arrived.
+    fn in_held(&self, range: Range<usize>) -> Result<Range<usize>, Stop> {
         // Offsets before `base` are never asked for: the scan only moves forward.
         let start = range.start.checked_sub(self.base).ok_or(Stop::NeedBytes)?;
         let end = range.end.checked_sub(self.base).ok_or(Stop::NeedBytes)?;
-        self.held.get(start..end).ok_or(Stop::NeedBytes)
+        if start > end || end > self.held.len() {
+            return Err(Stop::NeedBytes);
+        }
+        Ok(start..end)
     }
 
     /// Scans one field (or the magic).
@@ -147,7 +181,10 @@ impl Scanner {
                     self.pos = start;
                     self.level = Level::List { end };
                 } else {
-                    self.pos = self.skip(wire, at)?;
+                    let next = self.value_end(wire, at)?;
+                    let field = self.in_held(self.pos..next)?;
+                    self.envelope.extend_from_slice(&self.held[field]);
+                    self.pos = next;
                 }
                 Ok(())
             }
@@ -160,32 +197,29 @@ impl Scanner {
                     return Err(Stop::NeedBytes);
                 }
                 let (field, wire, at) = self.tag(self.pos)?;
-                let next = match (field, wire) {
-                    (1 | 2, LEN) => {
-                        let (len, start) = self.varint(at)?;
-                        if field == 2 && usize::try_from(len).map_or(true, |l| l > self.max_item) {
-                            return Err(Stop::Oversized(Oversized::object(
-                                "a list item",
-                                self.max_item,
-                            )));
-                        }
-                        let next = offset_after(start, len)?;
-                        if next > end {
-                            return Err(Stop::Unexpected(PAST_THE_LIST));
-                        }
-                        let bytes = self.bytes(start..next)?;
-                        if field == 2 {
-                            batch.push(bytes);
-                        } else if self.metadata.replace(bytes.to_vec()).is_some() {
-                            return Err(Stop::Unexpected("the list's metadata comes twice"));
-                        }
-                        next
+                let next = if (field, wire) == (2, LEN) {
+                    let (len, start) = self.varint(at)?;
+                    if usize::try_from(len).map_or(true, |l| l > self.max_item) {
+                        return Err(Stop::Oversized(Oversized::object(
+                            "a list item",
+                            self.max_item,
+                        )));
                     }
-                    _ => self.skip(wire, at)?,
+                    let next = offset_after(start, len)?;
+                    if next > end {
+                        return Err(Stop::Unexpected(PAST_THE_LIST));
+                    }
+                    batch.push(self.bytes(start..next)?);
+                    next
+                } else {
+                    let next = self.value_end(wire, at)?;
+                    if next > end {
+                        return Err(Stop::Unexpected(PAST_THE_LIST));
+                    }
+                    let field = self.in_held(self.pos..next)?;
+                    self.list.extend_from_slice(&self.held[field]);
+                    next
                 };
-                if next > end {
-                    return Err(Stop::Unexpected(PAST_THE_LIST));
-                }
                 self.pos = next;
                 Ok(())
             }
@@ -213,8 +247,10 @@ impl Scanner {
         Err(Stop::Unexpected("a varint longer than ten bytes"))
     }
 
-    /// The offset after a value of `wire` type starting at `at`, once its bytes are in.
-    fn skip(&self, wire: u8, at: usize) -> Result<usize, Stop> {
+    /// The offset after a value of `wire` type starting at `at`, known before its bytes are
+    /// all in (but for a varint's), so that a field reaching past its message is refused at
+    /// once rather than waited for.
+    fn value_end(&self, wire: u8, at: usize) -> Result<usize, Stop> {
         let end = match wire {
             VARINT => self.varint(at)?.1,
             FIXED64 => at + 8,
@@ -229,9 +265,6 @@ impl Scanner {
                 ))
             }
         };
-        if end > self.received() {
-            return Err(Stop::NeedBytes);
-        }
         Ok(end)
     }
 }
@@ -283,7 +316,7 @@ fn decode_batch<T>(
 /// A protobuf list body, decoded as it arrives: items go to the decode pool in batches of at
 /// least `batch_bytes`; a chunk late by more than `read_timeout`, an item or a body over its
 /// limit, or bytes that do not decode fail.
-pub(super) async fn decode<T: Send + 'static>(
+pub(crate) async fn decode<T: Send + 'static>(
     mut body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
@@ -376,11 +409,8 @@ pub(super) async fn decode<T: Send + 'static>(
             decode_batch(&batch, first, decoders, keep_managed_fields)
         });
     }
-    let metadata = match &scanner.metadata {
-        Some(bytes) => (decoders.list_meta)(bytes, keep_managed_fields)
-            .map_err(|source| decode_error("the protobuf list's metadata".to_owned(), source))?,
-        None => ListMeta::default(),
-    };
+    let (metadata, _) = (decoders.list)(&scanner.without_items(), keep_managed_fields)
+        .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
     while let Some(decoded) = pool.next().await {
         items.extend(joined(decoded, context)?.map_err(item_error)?);
     }
@@ -426,6 +456,19 @@ mod tests {
         body
     }
 
+    /// What [`list_body`] leaves without its items, its envelope's fields before `raw`.
+    fn without_items(metadata: &[u8]) -> Vec<u8> {
+        let mut raw = Vec::new();
+        field(1, metadata, &mut raw);
+        varint(9 << 3, &mut raw);
+        varint(300, &mut raw);
+        let mut body = MAGIC.to_vec();
+        field(1, b"\x0a\x02v1\x12\x07PodList", &mut body);
+        field(4, b"", &mut body);
+        field(2, &raw, &mut body);
+        body
+    }
+
     fn scan(body: &[u8], cut: usize) -> (Scanner, Vec<Vec<u8>>, Result<(), Stop>) {
         let mut scanner = Scanner::new(1024);
         let mut batch = Batch::default();
@@ -452,8 +495,7 @@ mod tests {
             assert_eq!(result, Ok(()), "cut every {cut} bytes");
             assert_eq!(items, [b"one".to_vec(), Vec::new(), vec![7u8; 200]]);
             assert!(scanner.complete(), "cut every {cut} bytes");
-            let meta = scanner.metadata.clone();
-            assert_eq!(meta.as_deref(), Some(&b"meta"[..]));
+            assert_eq!(scanner.without_items(), without_items(b"meta"));
         }
     }
 
@@ -541,8 +583,7 @@ mod tests {
             proptest::prop_assert_eq!(result, Ok(()));
             proptest::prop_assert!(scanner.complete());
             proptest::prop_assert_eq!(found, items);
-            let meta = scanner.metadata.clone();
-            proptest::prop_assert_eq!(meta, Some(metadata));
+            proptest::prop_assert_eq!(scanner.without_items(), without_items(&metadata));
         }
 
         #[test]
