@@ -30,6 +30,15 @@ pub struct Limits {
     pub body: u64,
 }
 
+impl From<Limits> for crate::client::Limits {
+    fn from(limits: Limits) -> Self {
+        Self {
+            object: limits.object,
+            body: limits.body,
+        }
+    }
+}
+
 impl Limits {
     /// No limit at all.
     pub const NONE: Limits = Limits {
@@ -62,10 +71,7 @@ where
         batch_bytes,
         omit_managed_fields,
         None,
-        crate::client::Limits {
-            object: limits.object,
-            body: limits.body,
-        },
+        limits.into(),
         CONTEXT,
     )
     .await
@@ -118,10 +124,7 @@ where
         batch_bytes,
         decoders,
         keep_managed_fields,
-        crate::client::Limits {
-            object: limits.object,
-            body: limits.body,
-        },
+        limits.into(),
         CONTEXT,
     )
     .await
