@@ -581,8 +581,7 @@ pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
     };
     let mut decoder = ListDecoder::new(limits.object);
     let mut counter = BodyCounter::new(limits.body);
-    let mut pool = DecodePool::<Result<Vec<T>, serde_json::Error>>::new();
-    let mut items = Vec::new();
+    let mut items = ListItems::new(context, decode_error);
     loop {
         let chunk = read_with_timeout(body.next(), read_timeout, context)
             .await?
@@ -592,32 +591,84 @@ pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
         counter.add(chunk.len(), context)?;
         decoder.feed(&chunk).map_err(scan_error)?;
         if let Some(batch) = decoder.take_items(batch_bytes) {
-            if pool.is_full() {
-                if let Some(decoded) = pool.next().await {
-                    items.extend(joined(decoded, context)?.map_err(decode_error)?);
-                }
-            }
             let filter = decoder.shard_filter(shard.as_ref());
-            pool.submit(false, move || {
-                decode::decode_items::<T>(&batch, omit_managed_fields, filter.as_ref())
-            });
+            items
+                .submit(false, move || {
+                    decode::decode_items::<T>(&batch, omit_managed_fields, filter.as_ref())
+                })
+                .await?;
         }
     }
     let filter = decoder.shard_filter(shard.as_ref());
     let (metadata, shard_info, rest) = decoder.finish().map_err(decode_error)?;
     if !rest.is_empty() {
-        pool.submit(true, move || {
-            decode::decode_items::<T>(&rest, omit_managed_fields, filter.as_ref())
-        });
-    }
-    while let Some(decoded) = pool.next().await {
-        items.extend(joined(decoded, context)?.map_err(decode_error)?);
+        items
+            .submit(true, move || {
+                decode::decode_items::<T>(&rest, omit_managed_fields, filter.as_ref())
+            })
+            .await?;
     }
     Ok(ObjectList {
         metadata,
-        items,
+        items: items.finish().await?,
         shard_info,
     })
+}
+
+/// A list's items decoded batch by batch on the pool and collected in list order; a batch
+/// that fails fails the list, its error made the list's by `error`.
+struct ListItems<'a, T, E, F> {
+    pool: DecodePool<Result<Vec<T>, E>>,
+    items: Vec<T>,
+    context: &'a str,
+    error: F,
+}
+
+impl<'a, T, E, F> ListItems<'a, T, E, F>
+where
+    T: Send + 'static,
+    E: Send + 'static,
+    F: Fn(E) -> Error,
+{
+    fn new(context: &'a str, error: F) -> Self {
+        Self {
+            pool: DecodePool::new(),
+            items: Vec::new(),
+            context,
+            error,
+        }
+    }
+
+    /// Sends `work` to the pool (decoded right here when `inline` and nothing is pending),
+    /// taking the oldest batch back first when the pool is full, so that memory stays
+    /// bounded however long the list.
+    async fn submit(
+        &mut self,
+        inline: bool,
+        work: impl FnOnce() -> Result<Vec<T>, E> + Send + 'static,
+    ) -> Result<(), Error> {
+        if self.pool.is_full() {
+            if let Some(decoded) = self.pool.next().await {
+                self.take(decoded)?;
+            }
+        }
+        self.pool.submit(inline, work);
+        Ok(())
+    }
+
+    fn take(&mut self, decoded: Result<Result<Vec<T>, E>, String>) -> Result<(), Error> {
+        let items = joined(decoded, self.context)?.map_err(&self.error)?;
+        self.items.extend(items);
+        Ok(())
+    }
+
+    /// Every item, once every batch is back.
+    async fn finish(mut self) -> Result<Vec<T>, Error> {
+        while let Some(decoded) = self.pool.next().await {
+            self.take(decoded)?;
+        }
+        Ok(self.items)
+    }
 }
 
 /// The events of a watch body: split into lines, blank lines skipped, the lines each chunk

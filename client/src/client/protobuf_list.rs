@@ -19,7 +19,9 @@ use futures_util::StreamExt;
 
 use super::decode::Oversized;
 use super::decode_pool::{Batch, DecodePool};
-use super::{http_error, joined, oversized, read_with_timeout, Body, BodyCounter, Limits};
+use super::{
+    http_error, joined, oversized, read_with_timeout, Body, BodyCounter, Limits, ListItems,
+};
 use crate::error::{BoxError, Error};
 use crate::protobuf::ProtobufDecoders;
 use crate::watch_event::ObjectList;
@@ -126,12 +128,7 @@ impl Scanner {
         body.extend_from_slice(MAGIC);
         body.extend_from_slice(&self.envelope);
         body.push((2 << 3) | LEN);
-        let mut len = self.list.len() as u64;
-        while len >= 0x80 {
-            body.push((len as u8) | 0x80);
-            len >>= 7;
-        }
-        body.push(len as u8);
+        put_varint(&mut body, self.list.len() as u64);
         body.extend_from_slice(&self.list);
         body
     }
@@ -269,6 +266,15 @@ impl Scanner {
     }
 }
 
+/// Writes `v` as a protobuf varint.
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
 /// Why a field reaching past the list's end is refused.
 const PAST_THE_LIST: &str = "a field reaches past the end of the list";
 
@@ -335,8 +341,7 @@ pub(crate) async fn decode<T: Send + 'static>(
     };
     let mut scanner = Scanner::new(limits.object);
     let mut counter = BodyCounter::new(limits.body);
-    let mut pool = DecodePool::<Decoded<T>>::new();
-    let mut items = Vec::new();
+    let mut items = ListItems::new(context, item_error);
     let mut batch = Batch::default();
     let mut batched = 0;
     // Set when the scanner meets a body it does not expect, which is then only collected.
@@ -357,19 +362,16 @@ pub(crate) async fn decode<T: Send + 'static>(
             Err(stop) => unexpected = Some(stop),
         }
         if unexpected.is_none() && batch.byte_len() >= batch_bytes {
-            if pool.is_full() {
-                if let Some(decoded) = pool.next().await {
-                    items.extend(joined(decoded, context)?.map_err(item_error)?);
-                }
-            }
             // The next batch starts with room for one, rather than doubling its way there.
             let room = batch_bytes.saturating_add(batch_bytes / 2);
             let full = std::mem::replace(&mut batch, Batch::with_capacity(room));
             let first = batched;
             batched += full.len();
-            pool.submit(false, move || {
-                decode_batch(&full, first, decoders, keep_managed_fields)
-            });
+            items
+                .submit(false, move || {
+                    decode_batch(&full, first, decoders, keep_managed_fields)
+                })
+                .await?;
         }
     }
     if unexpected.is_some() || !scanner.complete() {
@@ -405,18 +407,17 @@ pub(crate) async fn decode<T: Send + 'static>(
     }
     if !batch.is_empty() {
         let first = batched;
-        pool.submit(true, move || {
-            decode_batch(&batch, first, decoders, keep_managed_fields)
-        });
+        items
+            .submit(true, move || {
+                decode_batch(&batch, first, decoders, keep_managed_fields)
+            })
+            .await?;
     }
     let (metadata, _) = (decoders.list)(&scanner.without_items(), keep_managed_fields)
         .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
-    while let Some(decoded) = pool.next().await {
-        items.extend(joined(decoded, context)?.map_err(item_error)?);
-    }
     Ok(ObjectList {
         metadata,
-        items,
+        items: items.finish().await?,
         shard_info: None,
     })
 }
@@ -425,17 +426,9 @@ pub(crate) async fn decode<T: Send + 'static>(
 mod tests {
     use super::*;
 
-    fn varint(mut v: u64, out: &mut Vec<u8>) {
-        while v >= 0x80 {
-            out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
-    }
-
     fn field(number: u64, bytes: &[u8], out: &mut Vec<u8>) {
-        varint(number << 3 | 2, out);
-        varint(bytes.len() as u64, out);
+        put_varint(out, number << 3 | 2);
+        put_varint(out, bytes.len() as u64);
         out.extend_from_slice(bytes);
     }
 
@@ -447,8 +440,8 @@ mod tests {
         for item in items {
             field(2, item, &mut raw);
         }
-        varint(9 << 3, &mut raw);
-        varint(300, &mut raw);
+        put_varint(&mut raw, 9 << 3);
+        put_varint(&mut raw, 300);
         let mut body = MAGIC.to_vec();
         field(1, b"\x0a\x02v1\x12\x07PodList", &mut body);
         field(2, &raw, &mut body);
@@ -460,8 +453,8 @@ mod tests {
     fn without_items(metadata: &[u8]) -> Vec<u8> {
         let mut raw = Vec::new();
         field(1, metadata, &mut raw);
-        varint(9 << 3, &mut raw);
-        varint(300, &mut raw);
+        put_varint(&mut raw, 9 << 3);
+        put_varint(&mut raw, 300);
         let mut body = MAGIC.to_vec();
         field(1, b"\x0a\x02v1\x12\x07PodList", &mut body);
         field(4, b"", &mut body);
@@ -517,7 +510,7 @@ mod tests {
         let mut raw_twice = list_body(b"", &[b"x"]);
         field(2, b"", &mut raw_twice);
         let mut group = MAGIC.to_vec();
-        varint(5 << 3 | 3, &mut group);
+        put_varint(&mut group, 5 << 3 | 3);
         let mut overlong = MAGIC.to_vec();
         overlong.extend_from_slice(&[0xff; 11]);
         let mut item_past_raw = MAGIC.to_vec();

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use base64::Engine as _;
-use bytes::{Bytes, BytesMut};
+use bytes::{BufMut, Bytes, BytesMut};
 use informer_gen::read::protobuf_table::{Codec, FieldDef, ProtobufTable, Store};
 use serde_json::{json, Map, Value};
 
@@ -702,17 +702,7 @@ pub(crate) struct ListBody {
 
 /// Writes one list item (an [`Encoder::object_raw`]) as the list's field 2.
 pub(crate) fn list_item(out: &mut BytesMut, item: &[u8]) {
-    let mut prefix = [0u8; 11];
-    prefix[0] = (2 << 3) | 2;
-    let (mut n, mut v) = (1, item.len() as u64);
-    while v >= 0x80 {
-        prefix[n] = (v as u8) | 0x80;
-        v >>= 7;
-        n += 1;
-    }
-    prefix[n] = v as u8;
-    out.extend_from_slice(&prefix[..=n]);
-    out.extend_from_slice(item);
+    len_field(out, 2, item);
 }
 
 /// The length of a list item of `len` bytes once framed by [`list_item`].
@@ -789,15 +779,15 @@ pub(crate) fn status_body(e: &StatusError) -> Option<Vec<u8>> {
     }
 }
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
+fn varint(out: &mut impl BufMut, mut v: u64) {
     while v >= 0x80 {
-        out.push((v as u8) | 0x80);
+        out.put_u8((v as u8) | 0x80);
         v >>= 7;
     }
-    out.push(v as u8);
+    out.put_u8(v as u8);
 }
 
-fn tag(out: &mut Vec<u8>, number: u32, wire: u8) {
+fn tag(out: &mut impl BufMut, number: u32, wire: u8) {
     varint(out, (u64::from(number) << 3) | u64::from(wire));
 }
 
@@ -806,10 +796,10 @@ fn varint_field(out: &mut Vec<u8>, number: u32, v: u64) {
     varint(out, v);
 }
 
-fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
+fn len_field(out: &mut impl BufMut, number: u32, bytes: &[u8]) {
     tag(out, number, 2);
     varint(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
+    out.put_slice(bytes);
 }
 
 /// `intstr.IntOrString {1: type, 2: intVal, 3: strVal}`, all three written as Go does.
