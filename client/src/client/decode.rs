@@ -493,6 +493,7 @@ impl LineSplitter {
     }
 
     /// How many bytes of an unfinished line are held.
+    #[cfg(test)]
     pub(crate) fn pending_len(&self) -> usize {
         self.pending.len()
     }

@@ -10,53 +10,91 @@
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 
+use bytes::Bytes;
 use tokio::task::JoinHandle;
 
-/// JSON documents packed into one buffer, so a batch moves to another thread in one piece.
+/// Documents moved to another thread in one piece. A document lying whole in the chunk the
+/// batch was made [`over`](Batch::over) is kept as a range of that chunk (the chunk is
+/// shared, not copied); any other is copied into the batch's own buffer. A watch batch is
+/// one chunk's events, so it copies only the event a chunk boundary cut; copying every
+/// chunk instead cost a large allocation per chunk, and with it glibc's consolidation of
+/// every small block the decoded objects freed since.
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
+    chunk: Bytes,
+    copied: Vec<u8>,
+    docs: Vec<Doc>,
+    byte_len: usize,
+}
+
+/// Where one document of a batch is.
+#[derive(Debug, Clone, Copy)]
+enum Doc {
+    /// At this range of the chunk.
+    Chunk(usize, usize),
+    /// At this range of the copied bytes.
+    Copied(usize, usize),
 }
 
 impl Batch {
-    /// An empty batch with room for `bytes` of documents.
+    /// An empty batch with room for `bytes` of copied documents.
     pub(crate) fn with_capacity(bytes: usize) -> Self {
         Self {
-            bytes: Vec::with_capacity(bytes),
-            ends: Vec::new(),
+            copied: Vec::with_capacity(bytes),
+            ..Self::default()
+        }
+    }
+
+    /// An empty batch that keeps documents lying in `chunk` as ranges of it.
+    pub(crate) fn over(chunk: Bytes) -> Self {
+        Self {
+            chunk,
+            ..Self::default()
         }
     }
 
     /// Appends one document.
     pub(crate) fn push(&mut self, doc: &[u8]) {
-        self.bytes.extend_from_slice(doc);
-        self.ends.push(self.bytes.len());
+        let base = self.chunk.as_ptr() as usize;
+        let start = (doc.as_ptr() as usize).wrapping_sub(base);
+        let in_chunk =
+            !doc.is_empty() && start < self.chunk.len() && self.chunk.len() - start >= doc.len();
+        let at = if in_chunk {
+            Doc::Chunk(start, start + doc.len())
+        } else {
+            let start = self.copied.len();
+            self.copied.extend_from_slice(doc);
+            Doc::Copied(start, self.copied.len())
+        };
+        self.docs.push(at);
+        self.byte_len += doc.len();
     }
 
     /// The number of documents.
     pub(crate) fn len(&self) -> usize {
-        self.ends.len()
+        self.docs.len()
     }
 
     /// True when the batch holds no document.
     pub(crate) fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.docs.is_empty()
     }
 
     /// The bytes of every document together.
     pub(crate) fn byte_len(&self) -> usize {
-        self.bytes.len()
+        self.byte_len
     }
 
     /// Calls `f` with each document in order until it returns `false`.
     pub(crate) fn for_each(&self, mut f: impl FnMut(&[u8]) -> bool) {
-        let mut start = 0;
-        for &end in &self.ends {
-            if !f(&self.bytes[start..end]) {
+        for &doc in &self.docs {
+            let bytes = match doc {
+                Doc::Chunk(start, end) => &self.chunk[start..end],
+                Doc::Copied(start, end) => &self.copied[start..end],
+            };
+            if !f(bytes) {
                 return;
             }
-            start = end;
         }
     }
 }
@@ -142,6 +180,23 @@ mod tests {
             seen.len() < 2
         });
         assert_eq!(seen, ["{}", "[1]"]);
+    }
+
+    #[test]
+    fn documents_in_the_chunk_are_shared_and_others_copied() {
+        let chunk = Bytes::from_static(b"{\"a\":1}\n{\"b\":2}");
+        let mut b = Batch::over(chunk.clone());
+        b.push(b"[0]");
+        b.push(&chunk[..7]);
+        b.push(&chunk[8..]);
+        b.push(&chunk[..0]);
+        let mut seen = Vec::new();
+        b.for_each(|d| {
+            seen.push(String::from_utf8(d.to_vec()).unwrap());
+            true
+        });
+        assert_eq!(seen, ["[0]", "{\"a\":1}", "{\"b\":2}", ""]);
+        assert_eq!((b.len(), b.byte_len(), b.copied.len()), (4, 17, 3));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

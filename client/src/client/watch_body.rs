@@ -27,9 +27,6 @@ pub(super) trait Splitter: Send + 'static {
     /// before the bytes past the limit are held.
     fn feed(&mut self, chunk: &[u8], batch: &mut Batch) -> Result<(), Oversized>;
 
-    /// How many bytes of an unfinished event are held.
-    fn pending_len(&self) -> usize;
-
     /// The body has ended: appends a last event the format lets end without its terminator,
     /// or says why the body cannot end where it did.
     fn finish(&mut self, batch: &mut Batch) -> Result<(), &'static str>;
@@ -38,10 +35,6 @@ pub(super) trait Splitter: Send + 'static {
 impl Splitter for LineSplitter {
     fn feed(&mut self, chunk: &[u8], batch: &mut Batch) -> Result<(), Oversized> {
         LineSplitter::feed(self, chunk, |line| push_unless_blank(batch, line))
-    }
-
-    fn pending_len(&self) -> usize {
-        LineSplitter::pending_len(self)
     }
 
     fn finish(&mut self, batch: &mut Batch) -> Result<(), &'static str> {
@@ -77,6 +70,12 @@ impl FrameSplitter {
             pending: Vec::new(),
             max_frame,
         }
+    }
+
+    /// How many bytes of an unfinished frame are held.
+    #[cfg(test)]
+    fn pending_len(&self) -> usize {
+        self.pending.len()
     }
 
     /// The length a frame's 4-byte `header` gives, checked against the limit.
@@ -134,10 +133,6 @@ impl Splitter for FrameSplitter {
         }
         self.pending.extend_from_slice(rest);
         Ok(())
-    }
-
-    fn pending_len(&self) -> usize {
-        self.pending.len()
     }
 
     fn finish(&mut self, _: &mut Batch) -> Result<(), &'static str> {
@@ -207,15 +202,11 @@ where
 {
     /// Cuts what the body gave into events and sends them to be decoded, in order.
     fn take_chunk(&mut self, chunk: Option<Result<Bytes, BoxError>>) {
-        // Sized for the whole chunk up front: grown event by event, a batch of a few dozen
-        // KB would be reallocated and copied several times.
-        let bytes = chunk
-            .as_ref()
-            .and_then(|c| c.as_ref().ok())
-            .map_or(0, Bytes::len);
-        let mut batch = Batch::with_capacity(bytes + self.splitter.pending_len());
+        let mut batch = Batch::default();
         match chunk {
             Some(Ok(bytes)) => {
+                // Events lying whole in the chunk are decoded from it, not copied.
+                batch = Batch::over(bytes.clone());
                 if let Err(what) = self.splitter.feed(&bytes, &mut batch) {
                     // The events before it are decoded and handed out first.
                     self.body_done = true;
