@@ -15,7 +15,7 @@ use k8s_openapi::ByteString;
 
 use crate::error::{DecodeError, ErrorKind};
 use crate::field::{optional, repeated, value};
-use crate::wire::{decode_message, Message, Reader, WireType};
+use crate::wire::{decode_message, merge_message, Message, Reader, WireType};
 
 /// Reads one value of a proto type.
 pub trait Codec {
@@ -26,6 +26,28 @@ pub trait Codec {
     /// Reads one value written with wire type `wire`. `None` is an encoding Go's JSON writes as
     /// `null` or omits (an empty `Time`), which leaves the Rust field as it was.
     fn decode(r: &mut Reader<'_>, wire: WireType) -> Result<Option<Self::Value>, DecodeError>;
+
+    /// Reads one value into `slot`, which a `None` leaves as it was.
+    fn decode_into(
+        slot: &mut Option<Self::Value>,
+        r: &mut Reader<'_>,
+        wire: WireType,
+    ) -> Result<(), DecodeError> {
+        if let Some(value) = Self::decode(r, wire)? {
+            *slot = Some(value);
+        }
+        Ok(())
+    }
+
+    /// Reads one value onto the end of `values`, unless it is `None`.
+    fn decode_onto(
+        values: &mut Vec<Self::Value>,
+        r: &mut Reader<'_>,
+        wire: WireType,
+    ) -> Result<(), DecodeError> {
+        values.extend(Self::decode(r, wire)?);
+        Ok(())
+    }
 }
 
 // Codecs are called through the `field` functions, which check the wire type first; checking
@@ -140,6 +162,32 @@ impl<M: Message> Codec for Msg<M> {
     fn decode(r: &mut Reader<'_>, wire: WireType) -> Result<Option<M>, DecodeError> {
         expect::<Self>(r, wire)?;
         decode_message(&mut r.nested()?).map(Some)
+    }
+
+    // Decoded where it is kept: built apart and moved in, a PodSpec (kilobytes) or a
+    // Container would be copied once more per level.
+    fn decode_into(
+        slot: &mut Option<M>,
+        r: &mut Reader<'_>,
+        wire: WireType,
+    ) -> Result<(), DecodeError> {
+        expect::<Self>(r, wire)?;
+        let mut fields = r.nested()?;
+        merge_message(slot.insert(M::empty()), &mut fields)
+    }
+
+    fn decode_onto(
+        values: &mut Vec<M>,
+        r: &mut Reader<'_>,
+        wire: WireType,
+    ) -> Result<(), DecodeError> {
+        expect::<Self>(r, wire)?;
+        let mut fields = r.nested()?;
+        values.push(M::empty());
+        match values.last_mut() {
+            Some(message) => merge_message(message, &mut fields),
+            None => Ok(()),
+        }
     }
 }
 

@@ -66,10 +66,8 @@ pub fn optional<C: Codec>(
     r: &mut Reader<'_>,
     name: &'static str,
 ) -> Result<(), DecodeError> {
-    if let Some(value) = read::<C>(wire, r, name)? {
-        *slot = Some(value);
-    }
-    Ok(())
+    check(C::WIRE, wire, r, name)?;
+    C::decode_into(slot, r, wire).map_err(|e| e.in_field(name))
 }
 
 /// A Go non-pointer field tagged `omitempty`: Go's protobuf writes its zero value, which its
@@ -112,9 +110,7 @@ pub fn repeated<C: Codec>(
         slot.reserve_exact(r.run_length());
     }
     let index = slot.len();
-    let value = C::decode(r, wire).map_err(|e| e.at_index(index).in_field(name))?;
-    slot.extend(value);
-    Ok(())
+    C::decode_onto(slot, r, wire).map_err(|e| e.at_index(index).in_field(name))
 }
 
 /// A repeated field k8s-openapi holds as an `Option<Vec<_>>`: `Some` once a value arrived.

@@ -278,10 +278,19 @@ impl<M: Message> Decode for M {
 /// Decodes every field left in `r` into a new `M`.
 pub fn decode_message<M: Message>(r: &mut Reader<'_>) -> Result<M, DecodeError> {
     let mut message = M::empty();
+    merge_message(&mut message, r)?;
+    Ok(message)
+}
+
+/// Decodes every field left in `r` into `message`.
+pub(crate) fn merge_message<M: Message>(
+    message: &mut M,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
     while let Some((number, wire)) = r.next_field()? {
         message.merge_field(number, wire, r)?;
     }
-    Ok(message)
+    Ok(())
 }
 
 #[cfg(test)]
