@@ -210,6 +210,17 @@ pub struct Run {
     p99_ms: f64,
 }
 
+impl Run {
+    /// Whichever of the two had the faster best burst.
+    pub fn faster(self, other: Self) -> Self {
+        if other.events_per_s > self.events_per_s {
+            other
+        } else {
+            self
+        }
+    }
+}
+
 /// Times `sizes.rounds` bursts, then the paced latency run, against a client whose
 /// handlers report to `probe` and whose watch is open.
 async fn drive(
