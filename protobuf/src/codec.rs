@@ -156,12 +156,19 @@ impl Codec for F64 {
 #[derive(Debug)]
 pub struct Msg<M>(PhantomData<M>);
 
+impl<M: Message> Msg<M> {
+    /// The message's own fields: the payload of a field written with wire type `wire`.
+    fn payload<'a>(r: &mut Reader<'a>, wire: WireType) -> Result<Reader<'a>, DecodeError> {
+        expect::<Self>(r, wire)?;
+        r.nested()
+    }
+}
+
 impl<M: Message> Codec for Msg<M> {
     type Value = M;
     const WIRE: WireType = WireType::Len;
     fn decode(r: &mut Reader<'_>, wire: WireType) -> Result<Option<M>, DecodeError> {
-        expect::<Self>(r, wire)?;
-        decode_message(&mut r.nested()?).map(Some)
+        decode_message(&mut Self::payload(r, wire)?).map(Some)
     }
 
     // Decoded where it is kept: built apart and moved in, a PodSpec (kilobytes) or a
@@ -171,8 +178,7 @@ impl<M: Message> Codec for Msg<M> {
         r: &mut Reader<'_>,
         wire: WireType,
     ) -> Result<(), DecodeError> {
-        expect::<Self>(r, wire)?;
-        let mut fields = r.nested()?;
+        let mut fields = Self::payload(r, wire)?;
         merge_message(slot.insert(M::empty()), &mut fields)
     }
 
@@ -181,13 +187,10 @@ impl<M: Message> Codec for Msg<M> {
         r: &mut Reader<'_>,
         wire: WireType,
     ) -> Result<(), DecodeError> {
-        expect::<Self>(r, wire)?;
-        let mut fields = r.nested()?;
+        let mut fields = Self::payload(r, wire)?;
+        let at = values.len();
         values.push(M::empty());
-        match values.last_mut() {
-            Some(message) => merge_message(message, &mut fields),
-            None => Ok(()),
-        }
+        merge_message(&mut values[at], &mut fields)
     }
 }
 
