@@ -125,6 +125,21 @@ impl Schema {
     /// Compiles an `openAPIV3Schema` (JSON), adding to `errs` what the CRD validator
     /// rejects in it (`path` names the node, as `spec.validation.openAPIV3Schema`).
     pub fn compile(v: &Value, path: &str, errs: &mut Vec<FieldError>) -> Self {
+        let mut total = self::cel::TotalCost::default();
+        let s = Schema::compile_node(v, path, &self::cel::RuleScope::root(), &mut total, errs);
+        errs.extend(total.errors(path));
+        s
+    }
+
+    /// Compiles the node at `path` of a schema; `scope` says where it sits for its
+    /// validation rules, whose estimated costs add up in `total`.
+    fn compile_node(
+        v: &Value,
+        path: &str,
+        scope: &self::cel::RuleScope,
+        total: &mut self::cel::TotalCost,
+        errs: &mut Vec<FieldError>,
+    ) -> Self {
         let mut s = Schema::default();
         let Some(map) = v.as_object() else {
             errs.push(FieldError::invalid(path, v.clone(), "must be an object"));
@@ -179,24 +194,38 @@ impl Schema {
             .map(str::to_owned);
         if let Some(props) = map.get("properties").and_then(Value::as_object) {
             for (k, sub) in props {
+                let child = scope.property(map, path);
                 s.properties.insert(
                     k.clone(),
-                    Schema::compile(sub, &format!("{path}.properties[{k}]"), errs),
+                    Schema::compile_node(
+                        sub,
+                        &format!("{path}.properties[{k}]"),
+                        &child,
+                        total,
+                        errs,
+                    ),
                 );
             }
         }
-        s.additional =
-            match map.get("additionalProperties") {
-                Some(Value::Bool(b)) => Some(Additional::Allows(*b)),
-                Some(sub @ Value::Object(_)) => Some(Additional::Schema(Box::new(
-                    Schema::compile(sub, &format!("{path}.additionalProperties"), errs),
-                ))),
-                _ => None,
-            };
+        s.additional = match map.get("additionalProperties") {
+            Some(Value::Bool(b)) => Some(Additional::Allows(*b)),
+            Some(sub @ Value::Object(_)) => {
+                Some(Additional::Schema(Box::new(Schema::compile_node(
+                    sub,
+                    &format!("{path}.additionalProperties"),
+                    &scope.additional_properties(map),
+                    total,
+                    errs,
+                ))))
+            }
+            _ => None,
+        };
         if let Some(items) = map.get("items").filter(|i| i.is_object()) {
-            s.items = Some(Box::new(Schema::compile(
+            s.items = Some(Box::new(Schema::compile_node(
                 items,
                 &format!("{path}.items"),
+                &scope.items(map, path),
+                total,
                 errs,
             )));
         }
@@ -230,12 +259,25 @@ impl Schema {
         ] {
             if let Some(branches) = map.get(key).and_then(Value::as_array) {
                 for (i, b) in branches.iter().enumerate() {
-                    list.push(Schema::compile(b, &format!("{path}.{key}[{i}]"), errs));
+                    let branch = scope.branch();
+                    list.push(Schema::compile_node(
+                        b,
+                        &format!("{path}.{key}[{i}]"),
+                        &branch,
+                        total,
+                        errs,
+                    ));
                 }
             }
         }
         if let Some(not) = map.get("not").filter(|n| n.is_object()) {
-            s.not = Some(Box::new(Schema::compile(not, &format!("{path}.not"), errs)));
+            s.not = Some(Box::new(Schema::compile_node(
+                not,
+                &format!("{path}.not"),
+                &scope.branch(),
+                total,
+                errs,
+            )));
         }
         s.list_type = match map.get("x-kubernetes-list-type").and_then(Value::as_str) {
             Some("atomic") => Some(ListType::Atomic),
@@ -244,9 +286,14 @@ impl Schema {
             _ => None,
         };
         s.list_map_keys = strings(map.get("x-kubernetes-list-map-keys"));
-        let root = path.ends_with("openAPIV3Schema");
-        let rules =
-            self::cel::compile_rules(map.get("x-kubernetes-validations"), path, &s, root, errs);
+        let rules = self::cel::compile_rules(
+            map.get("x-kubernetes-validations"),
+            path,
+            &s,
+            scope,
+            total,
+            errs,
+        );
         s.rules = rules;
         s
     }

@@ -882,3 +882,92 @@ async fn the_ip_cidr_and_format_libraries_with_their_errors() {
     )
     .await;
 }
+
+/// The causes of the 422 a `cel_crd` answers with `rules` on its `spec` and `extra`
+/// properties added to the spec's schema: (field, message) pairs.
+async fn crd_causes(rules: Value, extra: Value) -> Vec<(String, String)> {
+    let server = TestApiServer::builder().start().await.expect("server");
+    let mut crd = cel_crd();
+    let spec = &mut crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
+    spec["x-kubernetes-validations"] = rules;
+    for (k, v) in extra.as_object().expect("object") {
+        spec["properties"][k] = v.clone();
+    }
+    let answer = post(&server, CRDS, &crd).await;
+    assert_eq!(answer.code, 422, "{}", answer.body);
+    answer.body["details"]["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_owned();
+            (text("field"), text("message"))
+        })
+        .collect()
+}
+
+const SPEC_RULE: &str =
+    "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]";
+
+#[tokio::test]
+async fn a_rule_with_a_type_error_makes_the_crd_invalid() {
+    let causes = crd_causes(json!([{"rule": "self.replicas > 'a'"}]), json!({})).await;
+    assert_eq!(
+        causes,
+        [(
+            format!("{SPEC_RULE}.rule"),
+            "Invalid value: apiextensions.ValidationRule{Rule:\"self.replicas > 'a'\", Message:\"\", MessageExpression:\"\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:15: found no matching overload for '_>_' applied to '(int, string)'\n | self.replicas > 'a'\n | ..............^".to_owned()
+        )]
+    );
+    let causes = crd_causes(
+        json!([{"rule": "self.name.exists(c, c == 'a') || self.name.frobnicate()"}]),
+        json!({}),
+    )
+    .await;
+    let message = &causes[0].1;
+    assert!(
+        message.contains("ERROR: <input>:1:5: expression of type 'string' cannot be range of a comprehension (must be list, map, or dynamic)")
+            && message.contains("undeclared reference to 'frobnicate' (in container '')"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_rule_must_be_bool_and_a_message_expression_a_string() {
+    let causes = crd_causes(
+        json!([{"rule": "self.replicas + 1"}, {"rule": "self.replicas > 0", "messageExpression": "self.replicas"}]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        causes,
+        [
+            (
+                format!("{SPEC_RULE}.rule"),
+                "Invalid value: apiextensions.ValidationRule{Rule:\"self.replicas + 1\", Message:\"\", MessageExpression:\"\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: cel expression must evaluate to a bool".to_owned()
+            ),
+            (
+                "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].messageExpression".to_owned(),
+                "Invalid value: apiextensions.ValidationRule{Rule:\"self.replicas > 0\", Message:\"\", MessageExpression:\"self.replicas\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: messageExpression must evaluate to a string".to_owned()
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn old_self_is_refused_below_a_list_whose_items_do_not_correlate() {
+    let causes = crd_causes(
+        json!([{"rule": "self.replicas >= 0"}]),
+        json!({"steps": {"type": "array", "maxItems": 4, "items": {"type": "object", "properties": {
+            "name": {"type": "string", "maxLength": 10, "x-kubernetes-validations": [{"rule": "self == oldSelf"}]},
+        }}}}),
+    )
+    .await;
+    assert_eq!(
+        causes,
+        [(
+            "spec.validation.openAPIV3Schema.properties[spec].properties[steps].items.properties[name].x-kubernetes-validations[0].rule".to_owned(),
+            "Invalid value: \"self == oldSelf\": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[spec].properties[steps]".to_owned()
+        )]
+    );
+}

@@ -392,6 +392,20 @@ const QUALIFIED_FUNCTIONS: &[&str] = &[
     "optional.unwrap",
     "ip.isCanonical",
     "jsonpatch.escapeKey",
+    "format.byte",
+    "format.date",
+    "format.datetime",
+    "format.dns1035Label",
+    "format.dns1035LabelPrefix",
+    "format.dns1123Label",
+    "format.dns1123LabelPrefix",
+    "format.dns1123Subdomain",
+    "format.dns1123SubdomainPrefix",
+    "format.labelValue",
+    "format.named",
+    "format.qualifiedName",
+    "format.uri",
+    "format.uuid",
 ];
 
 /// The function a call resolves to (qualified when it is a namespaced one) and its
@@ -400,8 +414,7 @@ fn resolve(call: &CallExpr) -> (String, Option<&IdedExpr>) {
     if let Some(target) = call.target.as_deref() {
         if let Expr::Ident(ns) = &target.expr {
             let qualified = format!("{ns}.{}", call.func_name);
-            // Every `format.<name>` is a function of the format library.
-            if ns == "format" || QUALIFIED_FUNCTIONS.contains(&qualified.as_str()) {
+            if QUALIFIED_FUNCTIONS.contains(&qualified.as_str()) {
                 return (qualified, None);
             }
         }
@@ -1837,6 +1850,101 @@ mod tests {
         assert_eq!(
             cost_of("self.filter(x, x.startsWith('a')).size() == 0", list),
             range(filter.min + 2, filter.max + 2)
+        );
+    }
+
+    /// Compiles `rule` and types it with the real checker, then estimates it.
+    fn checked_cost(rule: &str, schema: serde_json::Value, root: bool) -> CostEstimate {
+        let env = super::super::library::env().expect("environment");
+        let program = env.compile(rule).expect("parses");
+        let s = Schema::compile(&schema, "s", &mut Vec::new());
+        let this = Decl::of(&s, root).expect("declarable");
+        let self_type = super::super::check::SelfType {
+            decl: &this,
+            optional_old_self: false,
+        };
+        let checked = super::super::check::check(&program, rule, self_type).expect("checks");
+        estimate(program.expression(), &checked, &this)
+    }
+
+    #[test]
+    fn the_checker_gives_the_overloads_the_estimate_keys_on() {
+        let object = serde_json::json!({"type": "object", "properties": {
+            "name": {"type": "string", "maxLength": 10},
+            "tags": {"type": "array", "maxItems": 4, "items": {"type": "string"}},
+        }});
+        let nested = serde_json::json!({"type": "array", "maxItems": 10, "items": {
+            "type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 20}}});
+        let string = serde_json::json!({"type": "string"});
+        let bounded = serde_json::json!({"type": "string", "maxLength": 20});
+        let cases = [
+            ("self.all(x, x.contains('a'))", strings(None, None)),
+            ("self.all(x, x.contains('a'))", strings(Some(10), Some(20))),
+            ("self.all(x, x.startsWith('a'))", strings(None, None)),
+            ("self.matches('^[a-z]+$')", string.clone()),
+            ("self.matches('^[a-z]+$')", bounded.clone()),
+            ("self.size() > 0", strings(None, None)),
+            ("self == 'abc'", bounded.clone()),
+            ("self == oldSelf", bounded),
+            ("self.all(x, x.all(y, y.contains('a')))", nested),
+            ("has(self.name)", object.clone()),
+            ("self.name.contains('ab')", object.clone()),
+            ("'a' in self.tags", object.clone()),
+            ("self.tags[0] == 'a'", object),
+            ("self.lowerAscii() == 'a'", string.clone()),
+            ("sets.contains(self, ['a'])", strings(Some(10), Some(5))),
+            ("self.isSorted()", strings(Some(10), Some(5))),
+            ("['a'].all(x, x.contains('b'))", string),
+            (
+                "self.filter(x, x.startsWith('a')).size() == 0",
+                strings(Some(10), Some(20)),
+            ),
+        ];
+        for (rule, schema) in cases {
+            assert_eq!(
+                checked_cost(rule, schema.clone(), false),
+                cost_of(rule, schema),
+                "{rule}"
+            );
+        }
+    }
+
+    #[test]
+    fn real_rules_end_to_end() {
+        let c = checked_cost("self.all(x, x.contains('a'))", strings(None, None), false);
+        assert_eq!(c.max, 329_857_577_777);
+        assert!(
+            cost_error_message("estimated rule cost", c.max, STATIC_ESTIMATED_COST_LIMIT)
+                .contains("by factor of more than 100x")
+        );
+        // At a resource's root `metadata.name` is capped at 253 characters, 1012
+        // bytes: `self` 1, two selects from objects 2, `contains`
+        // ceil(1012 * 0.1) = 102 times 1.
+        let root = serde_json::json!({"type": "object", "properties": {}});
+        assert_eq!(
+            checked_cost("self.metadata.name.contains('a')", root, true),
+            range(3, 3 + 102)
+        );
+        // `quantity(self)`: `self` 1 and a traversal of up to 40 bytes, 4;
+        // `quantity('1')`: ceil(0.1) = 1; `isGreaterThan` 1 plus its argument.
+        let q = serde_json::json!({"type": "string", "maxLength": 10});
+        assert_eq!(
+            checked_cost("quantity(self).isGreaterThan(quantity('1'))", q, false),
+            range(1 + 1 + 1, 5 + 1 + 1)
+        );
+        // A qualified function's namespace is no operand: `format.dns1123Label()` is
+        // 1 (Kubernetes prices only `format.named`; the rest cost cel-go's default).
+        // `validate`: its argument `self` 1, plus a traversal of `self`
+        // (ceil(4 * 0.1) = 1) times the longest format regex's 128 * 0.25 = 32, at
+        // most. Then `hasValue` 1 and `!` 1.
+        let label = serde_json::json!({"type": "string", "maxLength": 1});
+        assert_eq!(
+            checked_cost(
+                "!format.dns1123Label().validate(self).hasValue()",
+                label,
+                false
+            ),
+            range(1 + 1 + 1 + 1, 1 + (1 + 32) + 1 + 1)
         );
     }
 }

@@ -6,15 +6,13 @@
 
 mod check;
 mod cost;
-// The cost estimate and the declarations and types it reads are not called outside
-// their tests until the CRD validation is rebuilt on the type checker.
-#[cfg_attr(not(test), allow(dead_code))]
 mod decl;
+mod declarations;
+// Not called outside its tests until the CRD validation is wired to it.
 #[cfg_attr(not(test), allow(dead_code))]
 mod estimate;
 mod library;
-// (The checker will build every kind of type; the tests build a few.)
-#[allow(dead_code)]
+mod scope;
 mod ty;
 mod value;
 
@@ -24,6 +22,9 @@ use std::sync::Arc;
 use cel::{Context, ExecutionError, Program, Value as Cel};
 use serde_json::{json, Value};
 
+use self::decl::Decl;
+pub(crate) use self::scope::{RuleScope, TotalCost};
+use self::ty::{Checked, Ty};
 use super::field::{go_quote, ErrorType, FieldError};
 use super::{Additional, ListType, Schema};
 
@@ -87,7 +88,8 @@ pub(crate) fn compile_rules(
     v: Option<&Value>,
     path: &str,
     node: &Schema,
-    root: bool,
+    scope: &RuleScope,
+    total: &mut TotalCost,
     errs: &mut Vec<FieldError>,
 ) -> Vec<Rule> {
     let Some(list) = v.and_then(Value::as_array) else {
@@ -105,6 +107,7 @@ pub(crate) fn compile_rules(
             return Vec::new();
         }
     };
+    let decl = Decl::of(node, scope.root);
     let mut rules = Vec::new();
     for (i, entry) in list.iter().enumerate() {
         let at = format!("{path}.x-kubernetes-validations[{i}]");
@@ -143,19 +146,16 @@ pub(crate) fn compile_rules(
             .get("optionalOldSelf")
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        let this = check::SelfType {
-            node,
-            root,
-            optional_old_self,
-        };
-        let program = match env
-            .compile(&source)
-            .map_err(|e| compile_error(&e))
-            .and_then(|p| match check::check(&p, &source, Some(this)) {
-                Some(e) => Err(e),
-                None => Ok(p),
-            }) {
-            Ok(p) => p,
+        let (program, checked) = match compile(&env, &source, decl.as_ref(), optional_old_self) {
+            Ok((p, checked)) if result_is(&p, checked.as_ref(), &Ty::Bool) => (p, checked),
+            Ok(_) => {
+                errs.push(rule_invalid(
+                    format!("{at}.rule"),
+                    entry,
+                    "cel expression must evaluate to a bool".to_owned(),
+                ));
+                continue;
+            }
             Err(e) => {
                 errs.push(rule_invalid(
                     format!("{at}.rule"),
@@ -165,26 +165,41 @@ pub(crate) fn compile_rules(
                 continue;
             }
         };
+        let mut refused = false;
         let message_expression = match text("messageExpression") {
             "" => None,
-            m => match env.compile(m).map_err(|e| compile_error(&e)).and_then(
-                |p| match check::check(&p, m, Some(this)) {
-                    Some(e) => Err(e),
-                    None => Ok(p),
-                },
-            ) {
-                Ok(p) => Some(p),
+            m => match compile(&env, m, decl.as_ref(), optional_old_self) {
+                Ok((p, checked)) if result_is(&p, checked.as_ref(), &Ty::String) => Some(p),
+                Ok(_) => {
+                    errs.push(rule_invalid(
+                        format!("{at}.messageExpression"),
+                        entry,
+                        "messageExpression must evaluate to a string".to_owned(),
+                    ));
+                    refused = true;
+                    None
+                }
                 Err(e) => {
                     errs.push(rule_invalid(
                         format!("{at}.messageExpression"),
                         entry,
                         format!("messageExpression compilation failed: {e}"),
                     ));
-                    continue;
+                    refused = true;
+                    None
                 }
             },
         };
         let transition = program.references().has_variable("oldSelf");
+        if let Some(within) = scope.uncorrelatable.as_deref().filter(|_| transition) {
+            errs.push(FieldError::new(
+                ErrorType::Invalid,
+                format!("{at}.rule"),
+                json!(source),
+                format!("oldSelf cannot be used on the uncorrelatable portion of the schema within {within}"),
+            ));
+            refused = true;
+        }
         if optional_old_self && !transition {
             errs.push(FieldError::new(
                 ErrorType::Invalid,
@@ -192,6 +207,9 @@ pub(crate) fn compile_rules(
                 json!(true),
                 "may not be set if oldSelf is not used in rule",
             ));
+            refused = true;
+        }
+        if refused {
             continue;
         }
         rules.push(Rule {
@@ -206,6 +224,47 @@ pub(crate) fn compile_rules(
         });
     }
     rules
+}
+
+/// Parses and type-checks `source` for a rule on `decl`: the program and what the
+/// check found (none when the node has no CEL type, and only parsing is possible), or
+/// cel-go's errors.
+fn compile<'a>(
+    env: &cel::Env,
+    source: &str,
+    decl: Option<&'a Decl>,
+    optional_old_self: bool,
+) -> Result<(Program, Option<Checked<'a>>), String> {
+    let program = env.compile(source).map_err(|e| compile_error(&e))?;
+    let Some(decl) = decl else {
+        return Ok((program, None));
+    };
+    let this = check::SelfType {
+        decl,
+        optional_old_self,
+    };
+    let checked = check::check(&program, source, this)?;
+    Ok((program, Some(checked)))
+}
+
+/// Whether a checked program's result is of type `want` (`ast.OutputType()`);
+/// an unchecked one passes.
+fn result_is(program: &Program, checked: Option<&Checked<'_>>, want: &Ty<'_>) -> bool {
+    checked.is_none_or(|c| c.types.get(&program.expression().id) == Some(want))
+}
+
+/// Adds an expression's estimated `cost` to the schema's total, and the error of one
+/// over the per-expression limit.
+fn charge(errs: &mut Vec<FieldError>, total: &mut TotalCost, at: String, name: &str, cost: u64) {
+    if cost > scope::STATIC_ESTIMATED_COST_LIMIT {
+        errs.push(FieldError::new(
+            ErrorType::Forbidden,
+            at.clone(),
+            Value::Null,
+            scope::cost_error_message(name, cost, scope::STATIC_ESTIMATED_COST_LIMIT),
+        ));
+    }
+    total.observe(at, cost);
 }
 
 /// An `Invalid` error whose value is the whole `ValidationRule`, which the real server
