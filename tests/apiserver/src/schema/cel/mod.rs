@@ -9,7 +9,6 @@ mod cost;
 mod decl;
 mod declarations;
 // Not called outside its tests until the CRD validation is wired to it.
-#[cfg_attr(not(test), allow(dead_code))]
 mod estimate;
 mod library;
 mod scope;
@@ -165,11 +164,34 @@ pub(crate) fn compile_rules(
                 continue;
             }
         };
+        if let (Some(decl), Some(checked)) = (&decl, &checked) {
+            let cardinality = scope
+                .cardinality
+                .unwrap_or_else(|| estimate::max_cardinality(decl.min_serialized_size));
+            let cost = estimate::multiply_with_overflow_guard(
+                estimate::estimate(program.expression(), checked, decl).max,
+                cardinality,
+            );
+            charge(
+                errs,
+                total,
+                format!("{at}.rule"),
+                "estimated rule cost",
+                cost,
+            );
+        }
         let mut refused = false;
         let message_expression = match text("messageExpression") {
             "" => None,
             m => match compile(&env, m, decl.as_ref(), optional_old_self) {
-                Ok((p, checked)) if result_is(&p, checked.as_ref(), &Ty::String) => Some(p),
+                Ok((p, checked)) if result_is(&p, checked.as_ref(), &Ty::String) => {
+                    if let (Some(decl), Some(checked)) = (&decl, &checked) {
+                        let cost = estimate::estimate(p.expression(), checked, decl).max;
+                        let at = format!("{at}.messageExpression");
+                        charge(errs, total, at, "estimated messageExpression cost", cost);
+                    }
+                    Some(p)
+                }
                 Ok(_) => {
                     errs.push(rule_invalid(
                         format!("{at}.messageExpression"),
@@ -256,12 +278,12 @@ fn result_is(program: &Program, checked: Option<&Checked<'_>>, want: &Ty<'_>) ->
 /// Adds an expression's estimated `cost` to the schema's total, and the error of one
 /// over the per-expression limit.
 fn charge(errs: &mut Vec<FieldError>, total: &mut TotalCost, at: String, name: &str, cost: u64) {
-    if cost > scope::STATIC_ESTIMATED_COST_LIMIT {
+    if cost > estimate::STATIC_ESTIMATED_COST_LIMIT {
         errs.push(FieldError::new(
             ErrorType::Forbidden,
             at.clone(),
             Value::Null,
-            scope::cost_error_message(name, cost, scope::STATIC_ESTIMATED_COST_LIMIT),
+            estimate::cost_error_message(name, cost, estimate::STATIC_ESTIMATED_COST_LIMIT),
         ));
     }
     total.observe(at, cost);
