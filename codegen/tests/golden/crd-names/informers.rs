@@ -1259,7 +1259,7 @@ pub mod example_com {
             ///
             /// Default: `3`
             ///
-            /// Validation rule: `self >= 0` — message: `'size ' + string(self) + ' is negative'` (reason `FieldValueForbidden`)
+            /// Validation rule: `self >= 0` — message: `self < -100 ? 'size is far below zero' : 'size is negative'` (reason `FieldValueForbidden`)
             pub size: i32,
             /// An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).
             #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -1330,7 +1330,7 @@ pub mod example_com {
             ///
             /// Default: `3`
             ///
-            /// Validation rule: `self >= 0` — message: `'size ' + string(self) + ' is negative'` (reason `FieldValueForbidden`)
+            /// Validation rule: `self >= 0` — message: `self < -100 ? 'size is far below zero' : 'size is negative'` (reason `FieldValueForbidden`)
             #[serde(rename = "size", default, skip_serializing_if = "Option::is_none")]
             pub size: ::core::option::Option<i32>,
             /// An embedded Kubernetes object (`apiVersion`, `kind`, `metadata`).
