@@ -2,8 +2,9 @@
 //! standard environment and strings extension: lists (`isSorted`, `sum`, `min`, `max`,
 //! `indexOf`, `lastIndexOf`), regex (`find`, `findAll`), URLs (`url`, `isURL` and the
 //! getters), quantities (`quantity`, `isQuantity` and their comparisons and arithmetic),
-//! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`), and in [`net`] IPs,
-//! CIDRs and named formats.
+//! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`), in [`net`] IPs,
+//! CIDRs and named formats, and in [`lists`] the lists extension and the optional
+//! library's list functions.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -43,12 +44,14 @@ macro_rules! lift {
     }};
 }
 
+mod lists;
 mod net;
 
 fn build() -> Result<Env, DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
     net::register(&mut env)?;
+    lists::register(&mut env)?;
     let member = |env: &mut Env, name: &str, recv: Type, args: Vec<Type>, op| {
         let id = format!("{name}/{}/{}", recv.name(), args.len());
         env.add_member_overload(name, &id, recv, args, op)
