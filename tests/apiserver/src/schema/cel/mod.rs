@@ -10,6 +10,8 @@ mod decl;
 mod declarations;
 // Not called outside its tests until the CRD validation is wired to it.
 mod estimate;
+#[cfg(test)]
+mod estimate_k8s_cases;
 mod library;
 mod scope;
 mod ty;
