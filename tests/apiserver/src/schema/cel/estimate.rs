@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
 
 use super::decl::{Decl, MAX_REQUEST_SIZE_BYTES};
+use super::declarations::functions;
 use super::ty::{Checked, Ty};
 
 /// `StaticEstimatedCostLimit`: the most one rule (or `messageExpression`) may cost.
@@ -377,44 +378,15 @@ struct Coster<'c> {
     entry_sizes: HashMap<u64, EntrySize>,
 }
 
-/// Functions the libraries declare under a namespace (`sets.contains(a, b)`): cel-rust
-/// parses them as member calls on an identifier, cel-go's checker resolves them to the
-/// qualified global function, so the namespace is no operand and costs nothing.
-const QUALIFIED_FUNCTIONS: &[&str] = &[
-    "sets.contains",
-    "sets.equivalent",
-    "sets.intersects",
-    "strings.quote",
-    "lists.range",
-    "optional.of",
-    "optional.ofNonZeroValue",
-    "optional.none",
-    "optional.unwrap",
-    "ip.isCanonical",
-    "jsonpatch.escapeKey",
-    "format.byte",
-    "format.date",
-    "format.datetime",
-    "format.dns1035Label",
-    "format.dns1035LabelPrefix",
-    "format.dns1123Label",
-    "format.dns1123LabelPrefix",
-    "format.dns1123Subdomain",
-    "format.dns1123SubdomainPrefix",
-    "format.labelValue",
-    "format.named",
-    "format.qualifiedName",
-    "format.uri",
-    "format.uuid",
-];
-
-/// The function a call resolves to (qualified when it is a namespaced one) and its
-/// receiver, if it is a member call.
+/// The function a call resolves to and its receiver, if it is a member call. A function
+/// the libraries declare under a namespace (`sets.contains(a, b)`) is parsed by cel-rust
+/// as a member call on an identifier; cel-go's checker resolves it to the qualified
+/// global function, so the namespace is no operand and costs nothing.
 fn resolve(call: &CallExpr) -> (String, Option<&IdedExpr>) {
     if let Some(target) = call.target.as_deref() {
         if let Expr::Ident(ns) = &target.expr {
             let qualified = format!("{ns}.{}", call.func_name);
-            if QUALIFIED_FUNCTIONS.contains(&qualified.as_str()) {
+            if functions().contains_key(qualified.as_str()) {
                 return (qualified, None);
             }
         }
