@@ -3,8 +3,8 @@
 //! `indexOf`, `lastIndexOf`), regex (`find`, `findAll`), URLs (`url`, `isURL` and the
 //! getters), quantities (`quantity`, `isQuantity` and their comparisons and arithmetic),
 //! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`), in [`net`] IPs,
-//! CIDRs and named formats, and in [`lists`] the lists extension and the optional
-//! library's list functions.
+//! CIDRs and named formats, in [`lists`] the lists extension and the optional
+//! library's list functions, and in [`semver`] semantic versions.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -46,12 +46,16 @@ macro_rules! lift {
 
 mod lists;
 mod net;
+mod semver;
 
 fn build() -> Result<Env, DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
     net::register(&mut env)?;
     lists::register(&mut env)?;
+    // Before the quantity methods, whose receiver is `dyn`: the first overload that
+    // accepts the arguments runs.
+    semver::register(&mut env)?;
     let member = |env: &mut Env, name: &str, recv: Type, args: Vec<Type>, op| {
         let id = format!("{name}/{}/{}", recv.name(), args.len());
         env.add_member_overload(name, &id, recv, args, op)
