@@ -510,9 +510,11 @@ impl CrdDef {
             } else {
                 format!("spec.versions[{i}].schema.openAPIV3Schema")
             };
-            let mut found = Vec::new();
-            Schema::compile(raw, &path, &mut found);
-            errs.extend(found.into_iter().map(|e| (i, e)));
+            errs.extend(
+                version_schema_errors(raw, &path)
+                    .into_iter()
+                    .map(|e| (i, e)),
+            );
         }
         errs
     }
@@ -553,6 +555,66 @@ impl CrdDef {
         specs.sort_by_key(|s| std::cmp::Reverse(version_priority(&s.version)));
         Ok(specs)
     }
+}
+
+/// The errors of one version's `openAPIV3Schema` at `path`, in the order of Go's
+/// `validateCustomResourceDefinitionValidation`: the structural-schema errors (or,
+/// when there are none, those of the defaults), then those of the walk over the
+/// schema, then the rules' compile and cost errors. The rules are only compiled (and
+/// so only reported) when the schema is structural with valid defaults, and a rule
+/// is skipped where the walk found something wrong at its node or below: a broken
+/// schema gives a rule no type to check against.
+fn version_schema_errors(raw: &Value, path: &str) -> Vec<FieldError> {
+    let mut walk = Vec::new();
+    let compiled = Schema::compile(raw, path, &mut walk);
+    let (rule_errs, walk): (Vec<FieldError>, Vec<FieldError>) =
+        walk.into_iter().partition(|e| is_rule_error(e, path));
+    let init = schema::unrepresentable(raw);
+    let mut errs = Vec::new();
+    if init.is_none() {
+        errs = schema::validate_structural(raw, path);
+        if errs.is_empty() {
+            errs = schema::validate_defaults(&compiled, path);
+        }
+    }
+    let rules_compiled = init.is_none() && errs.is_empty();
+    errs.extend(walk.iter().cloned());
+    if rules_compiled {
+        errs.extend(rule_errs.into_iter().filter(|e| {
+            let node = e
+                .field
+                .split_once(".x-kubernetes-validations[")
+                .map_or(path, |(node, _)| node);
+            !walk.iter().any(|w| {
+                w.field == node
+                    || w.field
+                        .strip_prefix(node)
+                        .is_some_and(|r| r.starts_with('.'))
+            })
+        }));
+    }
+    if errs.is_empty() {
+        if let Some(why) = init {
+            errs.push(FieldError::invalid(path, json!(""), why));
+        }
+    }
+    errs
+}
+
+/// Whether `e` comes from compiling or costing the CEL rules (Go's `CELErrors`, and
+/// the schema's total cost) rather than from the static checks of a rule's fields.
+fn is_rule_error(e: &FieldError, path: &str) -> bool {
+    if e.field == path {
+        return e
+            .detail
+            .starts_with("x-kubernetes-validations estimated rule cost total");
+    }
+    if !e.field.contains(".x-kubernetes-validations[") {
+        return false;
+    }
+    let static_check = (e.kind == ErrorType::Required && e.detail == "rule is not specified")
+        || (e.kind == ErrorType::NotSupported && e.field.ends_with(".reason"));
+    !static_check
 }
 
 /// Kubernetes' version order (`CompareKubeAwareVersionStrings`): GA before beta before
@@ -622,7 +684,12 @@ fn crd_errors(crd: &Value, def: &CrdDef, old: Option<&CrdDef>) -> Vec<FieldError
     }
     let shared = def.shared_schema();
     let mut schema_errs = def.schema_errors();
-    let missing = |e: &FieldError| e.kind == ErrorType::Required;
+    // Only a version without a schema: other `Required` errors stay in the schema's.
+    let missing = |e: &FieldError| {
+        e.kind == ErrorType::Required
+            && e.detail.is_empty()
+            && e.field.ends_with(".openAPIV3Schema")
+    };
     errs.extend(
         schema_errs
             .iter()

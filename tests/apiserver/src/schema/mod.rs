@@ -4,9 +4,13 @@
 //! validator, list types, embedded resources), with the real server's messages.
 
 pub(crate) mod cel;
+mod defaults;
+mod extensions;
 pub(crate) mod field;
 mod format;
 mod prune;
+mod regexp;
+mod structural;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -16,7 +20,9 @@ use serde_json::Value;
 
 use field::{ErrorType, FieldError};
 
+pub(crate) use defaults::validate_defaults;
 pub(crate) use prune::{default, prune, prune_nulls};
+pub(crate) use structural::{unrepresentable, validate_structural};
 pub(crate) use validate::{validate, validate_embedded, validate_list_types, ValidateOptions};
 
 /// A JSON type a schema allows.
@@ -163,6 +169,7 @@ impl Schema {
                 )),
             }
         }
+        unsupported_keywords(map, path, type_name, errs);
         if flag("uniqueItems") {
             errs.push(FieldError::new(
                 ErrorType::Forbidden,
@@ -286,6 +293,8 @@ impl Schema {
             _ => None,
         };
         s.list_map_keys = strings(map.get("x-kubernetes-list-map-keys"));
+        // Go's walk checks a node's extensions after its children, before its rules.
+        extensions::check(map, path, errs);
         let rules = self::cel::compile_rules(
             map.get("x-kubernetes-validations"),
             path,
@@ -305,6 +314,60 @@ impl Schema {
             Some(Additional::Schema(s)) => Some(s),
             _ => None,
         })
+    }
+}
+
+/// The keywords of JSON schema the CRD validator refuses at every node (the rest of
+/// `specStandardValidatorV3.validate`): a structural schema has no references, no
+/// tuple items and no pattern-keyed properties, which pruning could not follow.
+fn unsupported_keywords(
+    map: &serde_json::Map<String, Value>,
+    path: &str,
+    type_name: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let set = |k: &str| match map.get(k) {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(_) => true,
+    };
+    for (key, detail) in [
+        ("id", "id is not supported"),
+        ("additionalItems", "additionalItems is not supported"),
+        ("patternProperties", "patternProperties is not supported"),
+        ("definitions", "definitions is not supported"),
+        ("dependencies", "dependencies is not supported"),
+        ("$ref", "$ref is not supported"),
+    ] {
+        if set(key) {
+            errs.push(FieldError::new(
+                ErrorType::Forbidden,
+                format!("{path}.{key}"),
+                Value::Null,
+                detail,
+            ));
+        }
+    }
+    if type_name == "null" {
+        errs.push(FieldError::new(
+            ErrorType::Forbidden,
+            format!("{path}.type"),
+            Value::Null,
+            "type cannot be set to null, use nullable as an alternative",
+        ));
+    }
+    if map
+        .get("items")
+        .and_then(Value::as_array)
+        .is_some_and(|l| !l.is_empty())
+    {
+        errs.push(FieldError::new(
+            ErrorType::Forbidden,
+            format!("{path}.items"),
+            Value::Null,
+            "items must be a schema object and not an array",
+        ));
     }
 }
 

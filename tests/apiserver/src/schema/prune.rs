@@ -49,6 +49,17 @@ pub(crate) fn prune(obj: &mut Value, s: &Schema) -> Vec<String> {
     unknown
 }
 
+/// Whether pruning `x` against its node `s` (a resource root when `resource`) would
+/// drop anything: a CRD's `default` must already be pruned (`requirePrunedDefaults`),
+/// or the defaulted object would carry fields the schema does not know.
+pub(crate) fn prunes(x: &Value, s: &Schema, resource: bool) -> bool {
+    let mut copy = x.clone();
+    let mut path = String::new();
+    let mut pruned = Vec::new();
+    prune_node(&mut copy, Some(s), resource, &mut path, &mut pruned);
+    copy != *x
+}
+
 fn drop_unknown_meta(meta: &mut Map<String, Value>, prefix: &str, unknown: &mut Vec<String>) {
     let extra: Vec<String> = meta
         .keys()

@@ -9,5 +9,6 @@ mod cel;
 mod corpus;
 mod install;
 mod pruning;
+mod structural;
 mod support;
 mod validation;
