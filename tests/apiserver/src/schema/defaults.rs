@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::field::FieldError;
-use super::{prune, validate, validate_embedded, Schema, ValidateOptions};
+use super::{cel, prune, validate, validate_embedded, Schema, ValidateOptions};
 
 const META_FIELDS: &[&str] = &["apiVersion", "kind", "metadata"];
 
@@ -61,8 +61,7 @@ fn walk<'a>(
                 // Embedded resources in the default (this node's, or deeper ones).
                 let meta = prefixed(validate_embedded(s, d), &at);
                 if meta.is_empty() {
-                    let opts = ValidateOptions { prefix: Some(&at) };
-                    errs.extend(validate(s, d, None, opts));
+                    errs.extend(against_node(s, d, &at));
                 } else {
                     errs.extend(meta);
                 }
@@ -145,8 +144,18 @@ fn inside_meta(
         ));
         return;
     }
+    errs.extend(against_node(s, d, at));
+}
+
+/// A default checked against its node: the schema's validations, then, when those
+/// pass, the node's `x-kubernetes-validations` rules and those below it.
+fn against_node(s: &Schema, d: &Value, at: &str) -> Vec<FieldError> {
     let opts = ValidateOptions { prefix: Some(at) };
-    errs.extend(validate(s, d, None, opts));
+    let errs = validate(s, d, None, opts);
+    if !errs.is_empty() {
+        return errs;
+    }
+    cel::validate_default(s, d, at)
 }
 
 /// `schemaobjectmeta.Validate` of a whole object whose root is a resource (the

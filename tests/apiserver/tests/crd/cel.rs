@@ -1020,3 +1020,34 @@ async fn a_rule_too_expensive_for_its_schema_bounds_makes_the_crd_invalid() {
         answer.body
     );
 }
+
+#[tokio::test]
+async fn a_default_must_pass_the_rules_of_its_node() {
+    let causes = crd_causes(
+        json!([{"rule": "self.replicas >= 0"}]),
+        json!({"level": {"type": "integer", "default": 0, "x-kubernetes-validations": [
+            {"rule": "self >= 1", "message": "levels start at 1"},
+        ]}}),
+    )
+    .await;
+    assert_eq!(
+        causes,
+        [(
+            "spec.validation.openAPIV3Schema.properties[spec].properties[level].default".to_owned(),
+            "Invalid value: 0: levels start at 1".to_owned()
+        )]
+    );
+    let server = TestApiServer::builder().start().await.expect("server");
+    let mut crd = cel_crd();
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        ["level"] = json!({"type": "integer", "default": 1, "x-kubernetes-validations": [
+        {"rule": "self >= 1", "message": "levels start at 1"},
+        {"rule": "self >= oldSelf", "message": "levels never go down"},
+    ]});
+    let answer = post(&server, CRDS, &crd).await;
+    assert_eq!(
+        answer.code, 201,
+        "a default that passes installs: {}",
+        answer.body
+    );
+}

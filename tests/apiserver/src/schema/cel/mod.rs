@@ -406,6 +406,27 @@ fn index(path: &str, i: impl fmt::Display) -> String {
     format!("{}[{i}]", path_or_nil(path))
 }
 
+/// The rules of node `s` and below it run on its `default` (`ValidateDefaults`), their
+/// errors named under `path` (the default's field path). As kube-apiserver does, the
+/// default is first both the new and the old value, which leaves only transition rules
+/// to fail (the others are ratcheted: the value did not change); when none fails, it is
+/// a new value alone, for the other rules.
+pub(crate) fn validate_default(s: &Schema, default: &Value, path: &str) -> Vec<FieldError> {
+    if !has_rules(s) {
+        return Vec::new();
+    }
+    let mut run = Run {
+        errs: Vec::new(),
+        remaining: cost::RUNTIME_BUDGET,
+        stopped: false,
+    };
+    run.walk(s, default, Some(default), true, path, false);
+    if run.errs.is_empty() {
+        run.walk(s, default, None, false, path, false);
+    }
+    run.errs
+}
+
 /// One object's validation: its errors and what is left of its cost budget.
 struct Run {
     errs: Vec<FieldError>,
