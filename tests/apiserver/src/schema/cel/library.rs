@@ -718,6 +718,15 @@ pub(super) fn parse_duration(s: &str) -> Option<chrono::Duration> {
 mod tests {
     use super::{parse_duration, parse_quantity, parse_url, split_host};
 
+    /// Compiles and runs `rule` in the rules' environment, errors as text.
+    pub(super) fn eval(rule: &str) -> Result<cel::Value, String> {
+        let env = super::env().expect("environment");
+        let program = env.compile(rule).map_err(|e| e.to_string())?;
+        program
+            .execute(&cel::Context::with_env(env))
+            .map_err(|e| e.to_string())
+    }
+
     #[test]
     fn quantities_parse_to_nanos() {
         let n = |s: &str| parse_quantity(s).map(|q| q.nanos);

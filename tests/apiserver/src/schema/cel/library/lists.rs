@@ -219,15 +219,9 @@ fn includes(args: &[Value]) -> Result<Value, ExecutionError> {
 
 #[cfg(test)]
 mod tests {
-    use cel::{Context, Value};
+    use cel::Value;
 
-    fn eval(rule: &str) -> Result<Value, String> {
-        let env = super::super::env().expect("environment");
-        let program = env.compile(rule).map_err(|e| e.to_string())?;
-        program
-            .execute(&Context::with_env(env))
-            .map_err(|e| e.to_string())
-    }
+    use super::super::tests::eval;
 
     #[test]
     fn the_lists_extension_answers_as_cel_go() {

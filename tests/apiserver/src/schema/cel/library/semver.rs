@@ -333,15 +333,9 @@ fn number_value(n: u64) -> Result<Value, ExecutionError> {
 
 #[cfg(test)]
 mod tests {
-    use cel::{Context, Value};
+    use cel::Value;
 
-    fn eval(rule: &str) -> Result<Value, String> {
-        let env = super::super::env().expect("environment");
-        let program = env.compile(rule).map_err(|e| e.to_string())?;
-        program
-            .execute(&Context::with_env(env))
-            .map_err(|e| e.to_string())
-    }
+    use super::super::tests::eval;
 
     #[test]
     fn versions_compare_by_semantic_versioning_precedence() {
