@@ -7,6 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use super::field::{ErrorType, FieldError};
+use super::strings;
 
 type Node = Map<String, Value>;
 
@@ -16,16 +17,7 @@ pub(crate) fn check(node: &Node, path: &str, errs: &mut Vec<FieldError>) {
     let text = |k: &str| node.get(k).and_then(Value::as_str);
     let list_type = text("x-kubernetes-list-type");
     let map_type = text("x-kubernetes-map-type");
-    let keys: Vec<String> = node
-        .get("x-kubernetes-list-map-keys")
-        .and_then(Value::as_array)
-        .map(|l| {
-            l.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let keys = strings(node.get("x-kubernetes-list-map-keys"));
     let items = node.get("items").filter(|i| !i.is_null());
     let item = items.and_then(Value::as_object);
     let item_text = |k: &str| item.and_then(|i| i.get(k)).and_then(Value::as_str);
@@ -211,17 +203,13 @@ fn map_list_keys_map_set(
     if lt != "map" {
         return;
     }
-    let required: Vec<&str> = item
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|l| l.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = strings(item.get("required"));
     let props = item.get("properties").and_then(Value::as_object);
     for k in keys {
         let Some(key_schema) = props.and_then(|p| p.get(k)) else {
             continue;
         };
-        if !required.contains(&k.as_str()) && key_schema.get("default").is_none_or(Value::is_null) {
+        if !required.contains(k) && key_schema.get("default").is_none_or(Value::is_null) {
             errs.push(FieldError::new(
                 ErrorType::Required,
                 format!("{path}.items.properties[{k}].default"),

@@ -234,55 +234,6 @@ pub(super) fn estimate(expr: &IdedExpr, checked: &Checked<'_>, this: &Decl) -> C
     c.cost(expr)
 }
 
-/// The kind of a type, as cel-go's `types.Kind` tells types apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Dyn,
-    Error,
-    Null,
-    Bool,
-    Int,
-    Uint,
-    Double,
-    String,
-    Bytes,
-    Duration,
-    Timestamp,
-    List,
-    Map,
-    /// Schema objects and the Kubernetes library's object types (quantities, URLs,
-    /// named formats, semvers, the authorizer's types).
-    Struct,
-    /// `net.IP`, `net.CIDR` and `optional_type`.
-    Opaque,
-    Type,
-    TypeParam,
-}
-
-fn kind(t: &Ty<'_>) -> Kind {
-    match t {
-        Ty::Dyn => Kind::Dyn,
-        Ty::Error => Kind::Error,
-        Ty::Null => Kind::Null,
-        Ty::Bool => Kind::Bool,
-        Ty::Int => Kind::Int,
-        Ty::Uint => Kind::Uint,
-        Ty::Double => Kind::Double,
-        Ty::String => Kind::String,
-        Ty::Bytes => Kind::Bytes,
-        Ty::Duration => Kind::Duration,
-        Ty::Timestamp => Kind::Timestamp,
-        Ty::List(_) => Kind::List,
-        Ty::Map(..) => Kind::Map,
-        Ty::Object(..) | Ty::Named(_) => Kind::Struct,
-        Ty::Opaque(..) | Ty::Optional(_) => Kind::Opaque,
-        Ty::Type(_) => Kind::Type,
-        Ty::Param(_) => Kind::TypeParam,
-        // Never left in a checked rule; one bound to nothing is `dyn`.
-        Ty::Var(_) => Kind::Dyn,
-    }
-}
-
 /// A type's parameters' first: a list's element, a map's key (sic: Kubernetes'
 /// `listElementNode` takes the first parameter whatever the container), an
 /// optional's value.
@@ -343,7 +294,8 @@ impl CallEstimate {
 /// The sizes of a container's keys (indices) and values, where both are known.
 #[derive(Clone, Copy, Debug)]
 struct EntrySize {
-    container: Kind,
+    /// Whether the container is a list (its keys are indices), else a map.
+    list: bool,
     key: SizeEstimate,
     val: SizeEstimate,
 }
@@ -352,7 +304,7 @@ struct EntrySize {
 fn union_entries(a: Option<EntrySize>, b: Option<EntrySize>) -> Option<EntrySize> {
     let (a, b) = (a?, b?);
     Some(EntrySize {
-        container: a.container,
+        list: a.list,
         key: a.key.union(b.key),
         val: a.val.union(b.val),
     })
@@ -437,9 +389,10 @@ impl<'c> Coster<'c> {
                     return CostEstimate::fixed(PRESENCE_TEST_COST).add(self.cost(&sel.operand));
                 }
                 let mut sum = self.cost(&sel.operand);
+                // cel-go charges selecting from maps, messages and type parameters.
                 if matches!(
-                    kind(self.ty(sel.operand.id)),
-                    Kind::Map | Kind::Struct | Kind::TypeParam
+                    self.ty(sel.operand.id),
+                    Ty::Map(..) | Ty::Object(..) | Ty::Named(_) | Ty::Param(_)
                 ) {
                     sum = sum.add(CostEstimate::fixed(SELECT_AND_IDENT_COST));
                 }
@@ -465,7 +418,7 @@ impl<'c> Coster<'c> {
                 self.entry_sizes.insert(
                     e.id,
                     EntrySize {
-                        container: Kind::List,
+                        list: true,
                         key: SizeEstimate::fixed(1),
                         val: item,
                     },
@@ -492,7 +445,7 @@ impl<'c> Coster<'c> {
                 self.entry_sizes.insert(
                     e.id,
                     EntrySize {
-                        container: Kind::Map,
+                        list: false,
                         key,
                         val,
                     },
@@ -705,9 +658,8 @@ impl<'c> Coster<'c> {
 
         let range = &comp.iter_range;
         let entry = self.compute_entry_size(range);
-        let container = entry.map_or_else(|| kind(self.ty(range.id)), |s| s.container);
+        let is_list = entry.map_or_else(|| matches!(self.ty(range.id), Ty::List(_)), |s| s.list);
         let range_path = self.path(range);
-        let is_list = container == Kind::List;
         let var = |step: &str, size: Option<SizeEstimate>| LocalVar {
             path: appended(&range_path, step),
             size,
@@ -1081,7 +1033,7 @@ impl<'c> Coster<'c> {
                 // One comparison per element, plus a traversal of each string or bytes.
                 let mut el_cost = CostEstimate::fixed(1);
                 if let Some(el) = self.element_node(target) {
-                    if matches!(kind(el.ty), Kind::String | Kind::Bytes) {
+                    if matches!(el.ty, Ty::String | Ty::Bytes) {
                         el_cost = el_cost.add(traversal(self.node_size(&el), t));
                     }
                     return Some(CallEstimate::cost(
@@ -1228,9 +1180,9 @@ impl<'c> Coster<'c> {
                 if lhs.ty != rhs.ty {
                     return None;
                 }
-                match (kind(lhs.ty), lhs.ty) {
-                    (Kind::Opaque, Ty::Opaque("net.IP" | "net.CIDR", _)) => fixed(1),
-                    (Kind::Struct, Ty::Named(name)) => match *name {
+                match lhs.ty {
+                    Ty::Opaque("net.IP" | "net.CIDR", _) => fixed(1),
+                    Ty::Named(name) => match *name {
                         "kubernetes.Quantity"
                         | "kubernetes.Semver"
                         | "kubernetes.authorization.Authorizer"
