@@ -173,19 +173,19 @@ mod tests {
                         resource_version: Some("1".into()),
                         ..Default::default()
                     },
-                    items: vec![ConfigMap {
+                    items: vec![Arc::new(ConfigMap {
                         metadata: ObjectMeta {
                             namespace: Some("a".into()),
                             name: Some("cm".into()),
                             ..Default::default()
                         },
                         ..Default::default()
-                    }],
+                    })],
                     shard_info: None,
                 }))
             },
             |_| {
-                let pending: WatchStream<ConfigMap> = futures_util::stream::pending().boxed();
+                let pending: WatchStream<Arc<ConfigMap>> = futures_util::stream::pending().boxed();
                 std::future::ready(Ok(pending))
             },
         )

@@ -48,7 +48,7 @@ struct Dispatch<K> {
 /// What the reflector is made of; taken by whoever decides the informer's lifecycle.
 struct Setup<K> {
     lister_watcher: Arc<dyn ListerWatcher<K>>,
-    transform: Option<Transform<K>>,
+    transform: Option<Prepare<K>>,
     config: ReflectorConfig,
 }
 
@@ -83,7 +83,7 @@ struct Inner<K> {
 /// let api = Api::<ConfigMap>::namespaced(Client::try_default().await?, "shop");
 /// let (lists, watches) = (api.clone(), api);
 /// let informer = SharedIndexInformer::new(
-///     ListWatch::new(move |o| lists.list(&o), move |o| watches.watch(&o)),
+///     ListWatch::new(move |o| lists.list_as(&o, None), move |o| watches.watch_as(&o, None)),
 ///     Duration::ZERO,
 ///     Indexers::standard(),
 /// );
@@ -522,6 +522,10 @@ fn default_name<K>() -> String {
 /// A function applied to every object before it is cached and delivered.
 pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
 
+/// What the reflector does to every object it hands on: the metadata transforms, in place,
+/// then the [`Transform`].
+pub(crate) type Prepare<K> = Arc<dyn Fn(Arc<K>) -> Arc<K> + Send + Sync>;
+
 /// A function applied to every object's metadata before it is cached (a factory applies
 /// one to every informer it makes, e.g. to drop annotations no controller reads).
 pub type MetadataTransform = Arc<dyn Fn(&mut ObjectMeta) + Send + Sync>;
@@ -826,7 +830,7 @@ fn compose_transforms<K: Object>(
     drop_managed_fields: bool,
     metadata_transform: Option<MetadataTransform>,
     transform: Option<Transform<K>>,
-) -> Option<Transform<K>> {
+) -> Option<Prepare<K>> {
     let meta: Option<MetadataTransform> = match (drop_managed_fields, metadata_transform) {
         (false, t) => t,
         (true, None) => Some(Arc::new(|m: &mut ObjectMeta| m.managed_fields = None)),
@@ -835,16 +839,102 @@ fn compose_transforms<K: Object>(
             t(m)
         })),
     };
-    match (meta, transform) {
-        (None, t) => t,
-        (Some(meta), t) => Some(Arc::new(move |mut obj: K| {
-            if let Some(m) = obj.meta_mut().as_object_meta_mut() {
+    if meta.is_none() && transform.is_none() {
+        return None;
+    }
+    Some(Arc::new(move |mut obj: Arc<K>| {
+        let Some(exclusive) = exclusive(&mut obj) else {
+            return obj;
+        };
+        if let Some(meta) = &meta {
+            if let Some(m) = exclusive.meta_mut().as_object_meta_mut() {
                 meta(m);
             }
-            match &t {
-                Some(t) => t(obj),
-                None => obj,
+        }
+        let Some(transform) = &transform else {
+            return obj;
+        };
+        match Arc::try_unwrap(obj) {
+            Ok(owned) => Arc::new(transform(owned)),
+            // `exclusive` left it the only holder, so this does not happen.
+            Err(obj) => obj,
+        }
+    }))
+}
+
+/// `obj`, made the only holder of its object: objects the client decodes always are; one
+/// a hand-written [`ListerWatcher`] still shares is copied through its JSON form (`K` need
+/// not be `Clone`). `None`, logged, when that copy fails.
+fn exclusive<K: Object>(obj: &mut Arc<K>) -> Option<&mut K> {
+    if Arc::get_mut(obj).is_none() {
+        let copied = serde_json::to_vec(&**obj).and_then(|json| serde_json::from_slice(&json));
+        match copied {
+            Ok(copy) => *obj = Arc::new(copy),
+            Err(e) => {
+                tracing::error!(error = %e, "an object its lister-watcher still shares could not be copied to transform it; cached as it came");
+                return None;
             }
-        })),
+        }
+    }
+    Arc::get_mut(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lister_watcher::{ListWatch, ObjectList, WatchStream};
+    use futures_util::StreamExt;
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ManagedFieldsEntry};
+
+    /// A source that keeps the `Arc` it hands out, as a hand-written one may.
+    fn sharing(kept: Arc<ConfigMap>) -> ListWatch<ConfigMap> {
+        ListWatch::new(
+            move |_| {
+                std::future::ready(Ok(ObjectList {
+                    metadata: ListMeta {
+                        resource_version: Some("1".into()),
+                        ..Default::default()
+                    },
+                    items: vec![kept.clone()],
+                    shard_info: None,
+                }))
+            },
+            |_| {
+                let pending: WatchStream<Arc<ConfigMap>> = futures_util::stream::pending().boxed();
+                std::future::ready(Ok(pending))
+            },
+        )
+    }
+
+    #[tokio::test]
+    async fn transforms_never_touch_an_object_the_source_still_holds() {
+        let kept = Arc::new(ConfigMap {
+            metadata: ObjectMeta {
+                namespace: Some("a".into()),
+                name: Some("cm".into()),
+                managed_fields: Some(vec![ManagedFieldsEntry::default()]),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let informer = SharedIndexInformer::with_options(
+            sharing(kept.clone()),
+            InformerOptions::default()
+                .drop_managed_fields(true)
+                .transform(|mut cm: ConfigMap| {
+                    cm.data = Some([("seen".to_owned(), "yes".to_owned())].into());
+                    cm
+                }),
+        );
+        let cancel = CancellationToken::new();
+        tokio::spawn(informer.clone().run(cancel.clone()));
+        informer.wait_for_sync().await.unwrap();
+        let cached = informer.indexer().get_by_key("a/cm").unwrap();
+        assert_eq!(cached.metadata.managed_fields, None);
+        assert_eq!(cached.data.as_ref().unwrap()["seen"], "yes");
+        assert_eq!(kept.metadata.managed_fields.as_ref().map(Vec::len), Some(1));
+        assert_eq!(kept.data, None);
+        cancel.cancel();
     }
 }

@@ -1,6 +1,11 @@
 //! `ListerWatcher`: the source an informer lists and watches, and `ListWatch`,
 //! the closure-built implementation every [`InformerSource`](crate::source::InformerSource)
 //! makes.
+//!
+//! Objects arrive in the [`Arc`] the informer's cache will keep them in (client-go's
+//! `ListerWatcher` hands out pointers too): a decoder that can build an object in place
+//! there ([`Api::list_as`](crate::Api::list_as) with
+//! [`shared_decoders`](crate::protobuf::shared_decoders)) never moves it again.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -13,18 +18,21 @@ use crate::list_options::{ListOptions, TweakListOptions};
 // What a `ListerWatcher` yields; re-exported here, beside the trait that names them.
 pub use crate::watch_event::{Bookmark, ObjectList, WatchEvent, WatchStream};
 
-/// A source that can list and watch objects of type `K` (client-go's `cache.ListerWatcher`).
+/// A source that can list and watch objects of type `K` (client-go's `cache.ListerWatcher`),
+/// each handed out in its own [`Arc`].
 pub trait ListerWatcher<K>: Send + Sync + 'static {
     /// List one page.
-    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<K>, Error>>;
+    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<Arc<K>>, Error>>;
     /// Start a watch.
-    fn watch(&self, options: ListOptions) -> BoxFuture<'static, Result<WatchStream<K>, Error>>;
+    fn watch(&self, options: ListOptions)
+        -> BoxFuture<'static, Result<WatchStream<Arc<K>>, Error>>;
 }
 
 type ListFn<K> =
-    Arc<dyn Fn(ListOptions) -> BoxFuture<'static, Result<ObjectList<K>, Error>> + Send + Sync>;
-type WatchFn<K> =
-    Arc<dyn Fn(ListOptions) -> BoxFuture<'static, Result<WatchStream<K>, Error>> + Send + Sync>;
+    Arc<dyn Fn(ListOptions) -> BoxFuture<'static, Result<ObjectList<Arc<K>>, Error>> + Send + Sync>;
+type WatchFn<K> = Arc<
+    dyn Fn(ListOptions) -> BoxFuture<'static, Result<WatchStream<Arc<K>>, Error>> + Send + Sync,
+>;
 
 /// A `ListerWatcher` made of two closures (client-go's `cache.ListWatch`).
 pub struct ListWatch<K> {
@@ -46,9 +54,9 @@ impl<K: Send + 'static> ListWatch<K> {
     pub fn new<L, LF, W, WF>(list: L, watch: W) -> Self
     where
         L: Fn(ListOptions) -> LF + Send + Sync + 'static,
-        LF: Future<Output = Result<ObjectList<K>, Error>> + Send + 'static,
+        LF: Future<Output = Result<ObjectList<Arc<K>>, Error>> + Send + 'static,
         W: Fn(ListOptions) -> WF + Send + Sync + 'static,
-        WF: Future<Output = Result<WatchStream<K>, Error>> + Send + 'static,
+        WF: Future<Output = Result<WatchStream<Arc<K>>, Error>> + Send + 'static,
     {
         Self {
             list: Arc::new(move |o| list(o).boxed()),
@@ -76,11 +84,14 @@ impl<K: Send + 'static> ListWatch<K> {
 }
 
 impl<K: Send + 'static> ListerWatcher<K> for ListWatch<K> {
-    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<K>, Error>> {
+    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<Arc<K>>, Error>> {
         (self.list)(options)
     }
 
-    fn watch(&self, options: ListOptions) -> BoxFuture<'static, Result<WatchStream<K>, Error>> {
+    fn watch(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<WatchStream<Arc<K>>, Error>> {
         (self.watch)(options)
     }
 }

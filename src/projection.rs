@@ -57,6 +57,8 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
+use std::sync::Arc;
+
 use informer_client::protobuf::ProtobufDecoders;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde::{Deserialize, Serialize};
@@ -309,7 +311,7 @@ impl<V: Projection> ProjectedInformer<V> {
 /// so errors and metrics tell it from the full one. [`Projected::protobuf`] reads
 /// kube-apiserver's protobuf, as generated accessors' `projected` does for built-ins.
 pub struct Projected<V> {
-    protobuf: Option<ProtobufDecoders<V>>,
+    protobuf: Option<ProtobufDecoders<Arc<V>>>,
 }
 
 impl<V> Projected<V> {
@@ -328,7 +330,7 @@ where
     /// fields `V` names.
     pub fn protobuf() -> Self {
         Self {
-            protobuf: Some(crate::protobuf::view_decoders::<V, V::Of>()),
+            protobuf: Some(crate::protobuf::shared_view_decoders::<V, V::Of>()),
         }
     }
 }

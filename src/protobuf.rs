@@ -19,11 +19,13 @@
 //! # }
 //! ```
 
+use std::sync::Arc;
+
 use informer_client::error::BoxError;
 pub use informer_client::protobuf::{DecodeFn, ProtobufDecoders, ACCEPT, MEDIA_TYPE};
 use informer_client::watch_event::{Bookmark, WatchEvent};
 use informer_protobuf::view::{Described, View};
-use informer_protobuf::{Decode, DecodeOptions, Message, Reader};
+use informer_protobuf::{Decode, DecodeOptions, Message, Reader, Shared};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
 
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
@@ -39,19 +41,34 @@ where
     }
 }
 
+/// The protobuf decoders of `K` handing out `Arc<K>`, each object decoded in place in its
+/// `Arc` ([`Shared`]): what typed informers list and watch with, so that an object reaches
+/// the cache without being moved on the way.
+pub fn shared_decoders<K>() -> ProtobufDecoders<Arc<K>>
+where
+    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send + Sync,
+{
+    ProtobufDecoders {
+        object: object::<Shared<K>>,
+        list: list::<Shared<K>>,
+        item: item::<Shared<K>>,
+        event: shared_event::<K>,
+    }
+}
+
 /// The protobuf decoders of `V`, a view of the resource `Of` (a
 /// [projection](mod@crate::projection)), decoded through `Of`'s descriptor: only the fields `V`
-/// names are decoded.
-pub fn view_decoders<V, Of>() -> ProtobufDecoders<V>
+/// names are decoded, each view handed out in an `Arc` as a projected informer caches it.
+pub fn shared_view_decoders<V, Of>() -> ProtobufDecoders<Arc<V>>
 where
-    V: serde::de::DeserializeOwned + Send,
+    V: serde::de::DeserializeOwned + Send + Sync,
     Of: Described,
 {
     ProtobufDecoders {
-        object: object::<View<V, Of>>,
-        list: list::<View<V, Of>>,
-        item: item::<View<V, Of>>,
-        event: view_event::<V, Of>,
+        object: object::<Shared<View<V, Of>>>,
+        list: list::<Shared<View<V, Of>>>,
+        item: item::<Shared<View<V, Of>>>,
+        event: shared_view_event::<V, Of>,
     }
 }
 
@@ -122,12 +139,22 @@ where
     )
 }
 
+fn shared_event<K>(frame: &[u8], keep_managed_fields: bool) -> Result<WatchEvent<Arc<K>>, BoxError>
+where
+    K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
+{
+    from_wire(
+        informer_protobuf::decode_watch_event::<Shared<K>>(frame, options(keep_managed_fields))?,
+        |o| bookmark(o.metadata()),
+    )
+}
+
 /// A view's watch event; a bookmark's metadata is decoded again whole, as a view need not
 /// keep the annotation that ends a streaming list's initial events.
-fn view_event<V, Of: Described>(
+fn shared_view_event<V, Of: Described>(
     frame: &[u8],
     keep_managed_fields: bool,
-) -> Result<WatchEvent<V>, BoxError>
+) -> Result<WatchEvent<Arc<V>>, BoxError>
 where
     V: serde::de::DeserializeOwned,
 {
@@ -138,7 +165,7 @@ where
     }
     let options = options(keep_managed_fields);
     from_wire(
-        informer_protobuf::decode_watch_event::<View<V, Of>>(frame, options)?,
+        informer_protobuf::decode_watch_event::<Shared<View<V, Of>>>(frame, options)?,
         |_| match informer_protobuf::decode_watch_event::<View<Marked, Of>>(frame, options)? {
             informer_protobuf::WatchEvent::Bookmark(marked) => bookmark(&marked.metadata),
             _ => Err("a BOOKMARK decoded as another event type".into()),

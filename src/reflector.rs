@@ -37,7 +37,7 @@ use crate::backoff::{Backoff, BackoffConfig};
 use crate::delta_channel::{Delta, DeltaSender};
 use crate::error::{ApiError, Error, ErrorKind};
 use crate::failure::{ListFailure, Step};
-use crate::informer::{Transform, WatchErrorHandler};
+use crate::informer::{Prepare, WatchErrorHandler};
 use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
 use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
@@ -201,7 +201,7 @@ impl Default for ReflectorConfig {
 pub(crate) struct Reflector<K> {
     lister_watcher: Arc<dyn ListerWatcher<K>>,
     queue: DeltaSender<K>,
-    transform: Option<Transform<K>>,
+    transform: Option<Prepare<K>>,
     config: ReflectorConfig,
     status: Arc<ReflectorStatus>,
     /// The server was found to ignore the shard selector, and that was logged.
@@ -258,7 +258,7 @@ impl<K: Object> Reflector<K> {
     pub(crate) fn new(
         lister_watcher: Arc<dyn ListerWatcher<K>>,
         queue: DeltaSender<K>,
-        transform: Option<Transform<K>>,
+        transform: Option<Prepare<K>>,
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
@@ -538,7 +538,7 @@ impl<K: Object> Reflector<K> {
         }
     }
 
-    fn prepare(&self, obj: K) -> K {
+    fn prepare(&self, obj: Arc<K>) -> Arc<K> {
         match &self.transform {
             Some(t) => t(obj),
             None => obj,
@@ -553,7 +553,7 @@ impl<K: Object> Reflector<K> {
         &self,
         cancel: &CancellationToken,
         options: ListOptions,
-    ) -> Option<Result<WatchStream<K>, Error>> {
+    ) -> Option<Result<WatchStream<Arc<K>>, Error>> {
         tokio::select! {
             _ = cancel.cancelled() => None,
             r = self.lister_watcher.watch(options) => Some(r),
@@ -619,10 +619,7 @@ impl<K: Object> Reflector<K> {
                 self.status.counters.saw_event();
             }
             for item in page.items {
-                if !self
-                    .push(Delta::Replaced(Arc::new(self.prepare(item))))
-                    .await
-                {
+                if !self.push(Delta::Replaced(self.prepare(item))).await {
                     return ListEnd::Stopped;
                 }
             }
@@ -748,7 +745,7 @@ impl<K: Object> Reflector<K> {
     /// streaming list, which ends at the `initial-events-end` bookmark, by `deadline`.
     async fn consume(
         &self,
-        mut stream: WatchStream<K>,
+        mut stream: WatchStream<Arc<K>>,
         cancel: &CancellationToken,
         last_rv: &mut String,
         initial: &mut bool,
@@ -784,7 +781,7 @@ impl<K: Object> Reflector<K> {
             };
             events += 1;
             counters.saw_event();
-            let (obj, make): (K, MakeDelta<K>) = match event {
+            let (obj, make): (Arc<K>, MakeDelta<K>) = match event {
                 WatchEvent::Added(o) => {
                     Counters::bump(&counters.added);
                     (
@@ -844,7 +841,7 @@ impl<K: Object> Reflector<K> {
                     rv.clone_into(last_rv);
                 }
             }
-            if !self.push(make(Arc::new(self.prepare(obj)))).await {
+            if !self.push(make(self.prepare(obj))).await {
                 return WatchEnd::Stopped;
             }
             if !*initial {

@@ -131,7 +131,7 @@ impl ApiScope for k8s_openapi::ClusterResourceScope {
 /// watched through [`Api<K>`](Api), one informer per type in a factory.
 pub struct Typed<K> {
     /// Decoders of kube-apiserver's protobuf, asked for first when set.
-    protobuf: Option<ProtobufDecoders<K>>,
+    protobuf: Option<ProtobufDecoders<Arc<K>>>,
 }
 
 /// The source of the k8s-openapi or generated resource type `K`, e.g. `typed::<Pod>()`,
@@ -145,17 +145,17 @@ pub fn typed<K>() -> Typed<K> {
 /// built-in resources use it for every such type.
 pub fn typed_protobuf<K>() -> Typed<K>
 where
-    K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send,
+    K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send + Sync,
 {
     Typed {
-        protobuf: Some(crate::protobuf::decoders()),
+        protobuf: Some(crate::protobuf::shared_decoders()),
     }
 }
 
 impl<K> Typed<K> {
     /// The source of `K`, asking for protobuf first and decoding it with `protobuf` when
     /// given.
-    pub(crate) fn with_decoders(protobuf: Option<ProtobufDecoders<K>>) -> Self {
+    pub(crate) fn with_decoders(protobuf: Option<ProtobufDecoders<Arc<K>>>) -> Self {
         Typed { protobuf }
     }
 }
@@ -186,14 +186,12 @@ where
     }
 
     fn list_watch(&self, client: Client, namespace: Option<&str>) -> ListWatch<K> {
-        let mut api = K::Scope::api::<K>(client, namespace);
-        if let Some(decoders) = self.protobuf {
-            api = api.with_protobuf(decoders);
-        }
+        let api = K::Scope::api::<K>(client, namespace);
+        let protobuf = self.protobuf;
         let lists = api.clone();
         ListWatch::new(
-            move |options: ListOptions| lists.list(&options),
-            move |options: ListOptions| api.watch(&options),
+            move |options: ListOptions| lists.list_as(&options, protobuf),
+            move |options: ListOptions| api.watch_as(&options, protobuf),
         )
     }
 }
@@ -294,7 +292,7 @@ impl<K: 'static> Collection<K> {
 
 impl<K> InformerSource<K> for Collection<K>
 where
-    K: serde::de::DeserializeOwned + Send + 'static,
+    K: serde::de::DeserializeOwned + Send + Sync + 'static,
 {
     fn informer_name(&self) -> String {
         self.resource.informer_name()
@@ -316,19 +314,19 @@ where
         ListWatch::new(
             move |o: ListOptions| {
                 let response = with_accept(list_requests.list(&o), list_accept)
-                    .map(|request| list_client.request_list::<K>(request));
+                    .map(|request| list_client.request_list::<Arc<K>>(request));
                 let fix = list_fix.clone();
                 async move {
                     let mut list = response?.await?;
                     if let Some(fix) = fix {
-                        list.items.iter_mut().for_each(|i| fix(i));
+                        list.items.iter_mut().for_each(|i| fix_shared(&fix, i));
                     }
                     Ok(list)
                 }
             },
             move |o: ListOptions| {
                 let response = with_accept(requests.watch(&o), watch_accept)
-                    .map(|request| client.request_events::<K>(request));
+                    .map(|request| client.request_events::<Arc<K>>(request));
                 let fix = watch_fix.clone();
                 async move {
                     let stream = response?.await?;
@@ -340,7 +338,7 @@ where
                                 | WatchEvent::Modified(o)
                                 | WatchEvent::Deleted(o) = &mut e
                                 {
-                                    fix(o);
+                                    fix_shared(&fix, o);
                                 }
                                 e
                             })
@@ -349,6 +347,13 @@ where
                 }
             },
         )
+    }
+}
+
+/// Runs `fix` on a just-decoded object, which nothing else holds yet.
+fn fix_shared<K>(fix: &FixUp<K>, object: &mut Arc<K>) {
+    if let Some(object) = Arc::get_mut(object) {
+        fix(object);
     }
 }
 

@@ -24,6 +24,18 @@ pub struct ObjectList<K> {
     pub shard_info: Option<ShardInfo>,
 }
 
+impl<K> ObjectList<K> {
+    /// This page with every item passed through `f`: `list.map(Arc::new)` is the page as an
+    /// informer's `ListerWatcher` hands it out.
+    pub fn map<T>(self, f: impl FnMut(K) -> T) -> ObjectList<T> {
+        ObjectList {
+            metadata: self.metadata,
+            items: self.items.into_iter().map(f).collect(),
+            shard_info: self.shard_info,
+        }
+    }
+}
+
 /// A list's `metadata.shardInfo` (KEP-5866): the shard selector the server applied.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 pub struct ShardInfo {
@@ -99,6 +111,20 @@ pub enum WatchEvent<K> {
     Bookmark(Bookmark),
     /// The server reported an error inside the stream (e.g. 410 Expired).
     Error(Status),
+}
+
+impl<K> WatchEvent<K> {
+    /// This event with its object, if it carries one, passed through `f`:
+    /// `event.map(Arc::new)` is the event as an informer's `ListerWatcher` hands it out.
+    pub fn map<T>(self, f: impl FnOnce(K) -> T) -> WatchEvent<T> {
+        match self {
+            WatchEvent::Added(o) => WatchEvent::Added(f(o)),
+            WatchEvent::Modified(o) => WatchEvent::Modified(f(o)),
+            WatchEvent::Deleted(o) => WatchEvent::Deleted(f(o)),
+            WatchEvent::Bookmark(b) => WatchEvent::Bookmark(b),
+            WatchEvent::Error(status) => WatchEvent::Error(status),
+        }
+    }
 }
 
 /// A stream of watch events. It ends when the server closes the watch.

@@ -39,8 +39,8 @@ where
     let client = Client::new(Config::new(url)).unwrap();
     let (c1, c2) = (client.clone(), client);
     let lw = ListWatch::new(
-        move |o: ListOptions| Api::<K>::all(c1.clone()).list(&o),
-        move |o: ListOptions| Api::<K>::all(c2.clone()).watch(&o),
+        move |o: ListOptions| Api::<K>::all(c1.clone()).list_as(&o, None),
+        move |o: ListOptions| Api::<K>::all(c2.clone()).watch_as(&o, None),
     );
     SharedIndexInformer::new(lw, Duration::ZERO, Indexers::namespace())
 }

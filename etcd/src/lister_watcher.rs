@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use etcd_client::{GetOptions, KeyValue};
 use futures_util::future::BoxFuture;
-use futures_util::FutureExt;
+use futures_util::{FutureExt, StreamExt};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 
 use super::codec::{Codec, JsonCodec};
@@ -408,14 +408,21 @@ where
 }
 
 impl<K: Object, C: Codec<K>> ListerWatcher<K> for EtcdListerWatcher<K, C> {
-    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<K>, Error>> {
+    fn list(&self, options: ListOptions) -> BoxFuture<'static, Result<ObjectList<Arc<K>>, Error>> {
         let this = self.clone();
-        async move { this.list_page(options).await }.boxed()
+        async move { Ok(this.list_page(options).await?.map(Arc::new)) }.boxed()
     }
 
-    fn watch(&self, options: ListOptions) -> BoxFuture<'static, Result<WatchStream<K>, Error>> {
+    fn watch(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<WatchStream<Arc<K>>, Error>> {
         let this = self.clone();
-        async move { super::watch::start(this, options).await }.boxed()
+        async move {
+            let events = super::watch::start(this, options).await?;
+            Ok(events.map(|e| e.map(|e| e.map(Arc::new))).boxed())
+        }
+        .boxed()
     }
 }
 

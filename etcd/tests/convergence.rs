@@ -4,6 +4,7 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -45,7 +46,7 @@ struct TestReflector {
     lw: EtcdListerWatcher<ConfigMap>,
     cache: Cache,
     rv: i64,
-    watch: Option<WatchStream<ConfigMap>>,
+    watch: Option<WatchStream<Arc<ConfigMap>>>,
     relists: usize,
 }
 
@@ -59,7 +60,7 @@ impl TestReflector {
         let mut fresh = Cache::new();
         loop {
             let page = self.lw.list(options.clone()).await.unwrap();
-            fresh.extend(page.items.iter().map(entry));
+            fresh.extend(page.items.iter().map(|o| entry(o)));
             self.rv = page.metadata.resource_version.unwrap().parse().unwrap();
             match page.metadata.continue_ {
                 Some(token) => options.continue_token = Some(token),

@@ -44,7 +44,14 @@ fn snapshot<'a>(objects: impl IntoIterator<Item = &'a ConfigMap>) -> Snapshot {
 }
 
 async fn etcd_state(lw: &EtcdListerWatcher<ConfigMap>) -> Snapshot {
-    snapshot(&lw.list(ListOptions::default()).await.unwrap().items)
+    snapshot(
+        lw.list(ListOptions::default())
+            .await
+            .unwrap()
+            .items
+            .iter()
+            .map(|o| &**o),
+    )
 }
 
 /// Random creates, updates and deletes of the names `{worker}-0..20` in three namespaces.

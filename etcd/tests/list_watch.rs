@@ -4,6 +4,7 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{stream, StreamExt, TryStreamExt};
@@ -40,7 +41,9 @@ fn name_of(obj: &ConfigMap) -> &str {
     obj.metadata.name.as_deref().unwrap()
 }
 
-async fn next(stream: &mut WatchStream<ConfigMap>) -> Result<WatchEvent<ConfigMap>, Error> {
+async fn next(
+    stream: &mut WatchStream<Arc<ConfigMap>>,
+) -> Result<WatchEvent<Arc<ConfigMap>>, Error> {
     tokio::time::timeout(Duration::from_secs(20), stream.next())
         .await
         .expect("no watch event within 20 s")
@@ -48,7 +51,7 @@ async fn next(stream: &mut WatchStream<ConfigMap>) -> Result<WatchEvent<ConfigMa
 }
 
 /// The next event that is not a bookmark.
-async fn next_change(stream: &mut WatchStream<ConfigMap>) -> WatchEvent<ConfigMap> {
+async fn next_change(stream: &mut WatchStream<Arc<ConfigMap>>) -> WatchEvent<Arc<ConfigMap>> {
     loop {
         match next(stream).await.unwrap() {
             WatchEvent::Bookmark(_) => continue,
@@ -479,7 +482,7 @@ async fn field_selectors_apply_on_the_client_for_lists_and_watches() {
         .list(selected("metadata.namespace=b,metadata.name!=y", None))
         .await
         .unwrap();
-    let names: Vec<_> = page.items.iter().map(name_of).collect();
+    let names: Vec<_> = page.items.iter().map(|o| name_of(o)).collect();
     assert_eq!(names, ["x", "z"]);
 
     // Pages are filled up to the limit despite the filter.
@@ -533,7 +536,7 @@ async fn label_selectors_apply_on_the_client_and_watches_see_objects_enter_and_l
         ..Default::default()
     };
     let page = lw.list(web_only(None)).await.unwrap();
-    let names: Vec<_> = page.items.iter().map(name_of).collect();
+    let names: Vec<_> = page.items.iter().map(|o| name_of(o)).collect();
     assert_eq!(names, ["web"]);
     let err = lw
         .list(ListOptions {
@@ -597,7 +600,7 @@ async fn undecodable_values_are_counted_and_skipped() {
     );
 
     let page = lw.list(ListOptions::default()).await.unwrap();
-    let names: Vec<_> = page.items.iter().map(name_of).collect();
+    let names: Vec<_> = page.items.iter().map(|o| name_of(o)).collect();
     assert_eq!(names, ["good", "good2"]);
     assert_eq!(
         lw.stats().undecodable_values(),
@@ -743,6 +746,6 @@ async fn a_custom_codec_reads_and_writes_its_own_encoding() {
         .await
         .unwrap();
     let page = lw.list(ListOptions::default()).await.unwrap();
-    assert_eq!(page.items, vec![created]);
+    assert_eq!(page.items, vec![Arc::new(created)]);
     assert_eq!(lw.stats().undecodable_values(), 1);
 }

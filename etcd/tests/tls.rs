@@ -121,7 +121,7 @@ fn cm(name: &str, data: String) -> ConfigMap {
 /// Lists until etcd has elected itself and answers (the TLS handshake included).
 async fn list_when_ready(
     source: &EtcdListerWatcher<ConfigMap>,
-) -> informer_runtime::ObjectList<ConfigMap> {
+) -> informer_runtime::ObjectList<std::sync::Arc<ConfigMap>> {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         match source.list(ListOptions::default()).await {

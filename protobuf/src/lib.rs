@@ -35,4 +35,6 @@ pub use envelope::{decode_object, TypeMeta};
 pub use error::{DecodeError, ErrorKind};
 pub use list::{decode_list, split_list, List, ListParts};
 pub use watch::{decode_watch_event, FrameReader, WatchEvent};
-pub use wire::{decode_message, Decode, DecodeOptions, Message, Reader, WireType, MAX_DEPTH};
+pub use wire::{
+    decode_message, Decode, DecodeOptions, Message, Reader, Shared, WireType, MAX_DEPTH,
+};

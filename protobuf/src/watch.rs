@@ -292,6 +292,44 @@ mod tests {
     }
 
     #[test]
+    fn shared_events_decode_in_place_as_owned_ones_decode() {
+        let shared = |frame: &[u8]| {
+            decode_watch_event::<crate::Shared<Cm>>(frame, DecodeOptions::default())
+                .map(|e| match e {
+                    WatchEvent::Added(o) => WatchEvent::Added(o.0.clone()),
+                    WatchEvent::Modified(o) => WatchEvent::Modified(o.0.clone()),
+                    WatchEvent::Deleted(o) => WatchEvent::Deleted(o.0.clone()),
+                    WatchEvent::Bookmark(o) => WatchEvent::Bookmark(o.0.clone()),
+                    WatchEvent::Error(status) => WatchEvent::Error(status),
+                })
+                .map_err(|e| e.to_string())
+        };
+        let owned = |frame: &[u8]| {
+            decode_watch_event::<Cm>(frame, DecodeOptions::default())
+                .map(|e| match e {
+                    WatchEvent::Added(o) => WatchEvent::Added(o.0),
+                    WatchEvent::Modified(o) => WatchEvent::Modified(o.0),
+                    WatchEvent::Deleted(o) => WatchEvent::Deleted(o.0),
+                    WatchEvent::Bookmark(o) => WatchEvent::Bookmark(o.0),
+                    WatchEvent::Error(status) => WatchEvent::Error(status),
+                })
+                .map_err(|e| e.to_string())
+        };
+        let mut frames = FrameReader::new(1 << 20);
+        frames.push(&stream());
+        let mut count = 0;
+        while let Some(frame) = frames.next_frame().unwrap() {
+            assert!(shared(&frame).is_ok());
+            assert_eq!(shared(&frame), owned(&frame));
+            for cut in 0..frame.len() {
+                assert_eq!(shared(&frame[..cut]), owned(&frame[..cut]), "cut at {cut}");
+            }
+            count += 1;
+        }
+        assert_eq!(count, 5);
+    }
+
+    #[test]
     fn a_partial_frame_at_the_end_is_an_error() {
         let stream = stream();
         let mut frames = FrameReader::new(1 << 20);

@@ -1,6 +1,8 @@
 //! The protobuf wire format: tags, varints, fixed-width values and length-delimited payloads.
 
 use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
 
 use crate::error::{DecodeError, ErrorKind};
 
@@ -266,12 +268,42 @@ pub trait Decode {
     type Value;
     /// Decodes every field left in `r`.
     fn decode(r: &mut Reader<'_>) -> Result<Self::Value, DecodeError>;
+
+    /// Decodes every field left in `r` into a new [`Arc`], as [`Shared`] hands it out. By
+    /// default the value is decoded, then moved into the `Arc`.
+    fn decode_shared(r: &mut Reader<'_>) -> Result<Arc<Self::Value>, DecodeError> {
+        Self::decode(r).map(Arc::new)
+    }
 }
 
 impl<M: Message> Decode for M {
     type Value = M;
     fn decode(r: &mut Reader<'_>) -> Result<M, DecodeError> {
         decode_message(r)
+    }
+
+    // Decoded where the `Arc` keeps it: a Pod is kilobytes of struct, and every move on its
+    // way from the decoder to a cache would copy all of it.
+    fn decode_shared(r: &mut Reader<'_>) -> Result<Arc<M>, DecodeError> {
+        let mut shared = Arc::new(M::empty());
+        match Arc::get_mut(&mut shared) {
+            Some(message) => merge_message(message, r)?,
+            // A new `Arc` is never shared; decode apart rather than assume it.
+            None => return decode_message(r).map(Arc::new),
+        }
+        Ok(shared)
+    }
+}
+
+/// Decodes what `D` decodes into an [`Arc`]: `decode_watch_event::<Shared<Pod>>` hands out
+/// `WatchEvent<Arc<Pod>>`, each Pod decoded in place in the `Arc` an informer's cache keeps.
+#[derive(Debug)]
+pub struct Shared<D>(PhantomData<fn() -> D>);
+
+impl<D: Decode> Decode for Shared<D> {
+    type Value = Arc<D::Value>;
+    fn decode(r: &mut Reader<'_>) -> Result<Arc<D::Value>, DecodeError> {
+        D::decode_shared(r)
     }
 }
 

@@ -627,10 +627,24 @@ where
         &self,
         options: &ListOptions,
     ) -> impl Future<Output = Result<ObjectList<K>, Error>> + Send + 'static {
+        self.list_as(options, self.protobuf)
+    }
+
+    /// [`list`](Self::list), decoding the items as `T` with `protobuf`'s decoders where the
+    /// server answers protobuf: `T` is `Arc<K>` for a cache, which then gets each object
+    /// where it keeps it (informer-runtime's typed informers list this way).
+    pub fn list_as<T>(
+        &self,
+        options: &ListOptions,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> impl Future<Output = Result<ObjectList<T>, Error>> + Send + 'static
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
         match self.negotiated(self.builder("list").list(options), |a| &a.0) {
             Ok(request) => Either::Left(
                 self.client
-                    .request_list_negotiated(request, self.protobuf_for(options)),
+                    .request_list_negotiated(request, self.protobuf_for(options, protobuf)),
             ),
             Err(e) => Either::Right(future::ready(Err(e))),
         }
@@ -658,20 +672,36 @@ where
         &self,
         options: &ListOptions,
     ) -> impl Future<Output = Result<WatchStream<K>, Error>> + Send + 'static {
+        self.watch_as(options, self.protobuf)
+    }
+
+    /// [`watch`](Self::watch), decoding the objects as `T` with `protobuf`'s decoders where
+    /// the server answers protobuf, as [`list_as`](Self::list_as) decodes a list.
+    pub fn watch_as<T>(
+        &self,
+        options: &ListOptions,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> impl Future<Output = Result<WatchStream<T>, Error>> + Send + 'static
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
         match self.negotiated(self.builder("watch").watch(options), |a| &a.1) {
             Ok(request) => Either::Left(
                 self.client
-                    .request_events_negotiated(request, self.protobuf_for(options)),
+                    .request_events_negotiated(request, self.protobuf_for(options, protobuf)),
             ),
             Err(e) => Either::Right(future::ready(Err(e))),
         }
     }
 
-    /// The protobuf decoders a list or watch with `options` may use: none under an `Accept`
-    /// of [`with_accept`](Self::with_accept) or with a shard selector.
-    fn protobuf_for(&self, options: &ListOptions) -> Option<ProtobufDecoders<K>> {
-        self.protobuf
-            .filter(|_| self.accept.is_none() && options.shard_selector.is_none())
+    /// The `protobuf` decoders a list or watch with `options` may use: none under an
+    /// `Accept` of [`with_accept`](Self::with_accept) or with a shard selector.
+    fn protobuf_for<T>(
+        &self,
+        options: &ListOptions,
+        protobuf: Option<ProtobufDecoders<T>>,
+    ) -> Option<ProtobufDecoders<T>> {
+        protobuf.filter(|_| self.accept.is_none() && options.shard_selector.is_none())
     }
 
     /// `built` with the `Accept` [`with_accept`](Self::with_accept) chose for it, if any.
