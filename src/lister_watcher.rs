@@ -3,9 +3,9 @@
 //! makes.
 //!
 //! Objects arrive in the [`Arc`] the informer's cache will keep them in (client-go's
-//! `ListerWatcher` hands out pointers too): a decoder that can build an object in place
-//! there ([`Api::list_as`](crate::Api::list_as) with
-//! [`shared_decoders`](crate::protobuf::shared_decoders)) never moves it again.
+//! `ListerWatcher` hands out pointers too), so that a decoder that builds an object in place
+//! there (informer-protobuf's `Shared`, which typed informers of built-ins decode with)
+//! never has it moved again.
 
 use std::future::Future;
 use std::sync::Arc;

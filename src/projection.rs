@@ -57,8 +57,6 @@
 //! // let web: Vec<Arc<PodView>> = pods.lister().list(&"app=web".parse()?);
 //! ```
 
-use std::sync::Arc;
-
 use informer_client::protobuf::ProtobufDecoders;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde::{Deserialize, Serialize};
@@ -69,7 +67,7 @@ use crate::labels::{CompactLabels, Labels};
 use crate::lister::Lister;
 use crate::lister_watcher::ListWatch;
 use crate::object::{Meta, Object};
-use crate::source::{typed, ApiScope, InformerSource, Typed};
+use crate::source::{typed, ApiScope, Cached, InformerSource, Typed};
 
 /// A view of the resource [`Of`](Projection::Of): a struct with the fields a controller
 /// reads and `metadata`, listed and watched at `Of`'s path and decoded straight into the
@@ -311,7 +309,7 @@ impl<V: Projection> ProjectedInformer<V> {
 /// so errors and metrics tell it from the full one. [`Projected::protobuf`] reads
 /// kube-apiserver's protobuf, as generated accessors' `projected` does for built-ins.
 pub struct Projected<V> {
-    protobuf: Option<ProtobufDecoders<Arc<V>>>,
+    protobuf: Option<ProtobufDecoders<Cached<V>>>,
 }
 
 impl<V> Projected<V> {
@@ -330,7 +328,7 @@ where
     /// fields `V` names.
     pub fn protobuf() -> Self {
         Self {
-            protobuf: Some(crate::protobuf::shared_view_decoders::<V, V::Of>()),
+            protobuf: Some(crate::protobuf::cached_view_decoders::<V, V::Of>()),
         }
     }
 }

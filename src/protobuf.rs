@@ -19,7 +19,7 @@
 //! # }
 //! ```
 
-use std::sync::Arc;
+use std::marker::PhantomData;
 
 use informer_client::error::BoxError;
 pub use informer_client::protobuf::{DecodeFn, ProtobufDecoders, ACCEPT, MEDIA_TYPE};
@@ -27,6 +27,8 @@ use informer_client::watch_event::{Bookmark, WatchEvent};
 use informer_protobuf::view::{Described, View};
 use informer_protobuf::{Decode, DecodeOptions, Message, Reader, Shared};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
+
+use crate::source::Cached;
 
 /// The protobuf decoders of `K` for [`Api::with_protobuf`](crate::Api::with_protobuf).
 pub fn decoders<K>() -> ProtobufDecoders<K>
@@ -41,34 +43,44 @@ where
     }
 }
 
-/// The protobuf decoders of `K` handing out `Arc<K>`, each object decoded in place in its
-/// `Arc` ([`Shared`]): what typed informers list and watch with, so that an object reaches
-/// the cache without being moved on the way.
-pub fn shared_decoders<K>() -> ProtobufDecoders<Arc<K>>
+/// The protobuf decoders of `K` for typed informers: each object decoded in place in the
+/// `Arc` their cache keeps ([`Shared`]), so that it reaches the cache without being moved on
+/// the way.
+pub(crate) fn cached_decoders<K>() -> ProtobufDecoders<Cached<K>>
 where
     K: Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send + Sync,
 {
     ProtobufDecoders {
-        object: object::<Shared<K>>,
-        list: list::<Shared<K>>,
-        item: item::<Shared<K>>,
-        event: shared_event::<K>,
+        object: object::<InCache<K>>,
+        list: list::<InCache<K>>,
+        item: item::<InCache<K>>,
+        event: cached_event::<K>,
     }
 }
 
 /// The protobuf decoders of `V`, a view of the resource `Of` (a
 /// [projection](mod@crate::projection)), decoded through `Of`'s descriptor: only the fields `V`
-/// names are decoded, each view handed out in an `Arc` as a projected informer caches it.
-pub fn shared_view_decoders<V, Of>() -> ProtobufDecoders<Arc<V>>
+/// names are decoded, each view handed out in the `Arc` a projected informer caches it in.
+pub(crate) fn cached_view_decoders<V, Of>() -> ProtobufDecoders<Cached<V>>
 where
     V: serde::de::DeserializeOwned + Send + Sync,
     Of: Described,
 {
     ProtobufDecoders {
-        object: object::<Shared<View<V, Of>>>,
-        list: list::<Shared<View<V, Of>>>,
-        item: item::<Shared<View<V, Of>>>,
-        event: shared_view_event::<V, Of>,
+        object: object::<InCache<View<V, Of>>>,
+        list: list::<InCache<View<V, Of>>>,
+        item: item::<InCache<View<V, Of>>>,
+        event: cached_view_event::<V, Of>,
+    }
+}
+
+/// Decodes what `D` decodes as a [`Cached`] object: in place in its `Arc`.
+struct InCache<D>(PhantomData<fn() -> D>);
+
+impl<D: Decode> Decode for InCache<D> {
+    type Value = Cached<D::Value>;
+    fn decode(r: &mut Reader<'_>) -> Result<Cached<D::Value>, informer_protobuf::DecodeError> {
+        Shared::<D>::decode(r).map(Cached)
     }
 }
 
@@ -139,22 +151,25 @@ where
     )
 }
 
-fn shared_event<K>(frame: &[u8], keep_managed_fields: bool) -> Result<WatchEvent<Arc<K>>, BoxError>
+fn cached_event<K>(
+    frame: &[u8],
+    keep_managed_fields: bool,
+) -> Result<WatchEvent<Cached<K>>, BoxError>
 where
     K: Message + k8s_openapi::Metadata<Ty = ObjectMeta>,
 {
     from_wire(
-        informer_protobuf::decode_watch_event::<Shared<K>>(frame, options(keep_managed_fields))?,
-        |o| bookmark(o.metadata()),
+        informer_protobuf::decode_watch_event::<InCache<K>>(frame, options(keep_managed_fields))?,
+        |o| bookmark(o.0.metadata()),
     )
 }
 
 /// A view's watch event; a bookmark's metadata is decoded again whole, as a view need not
 /// keep the annotation that ends a streaming list's initial events.
-fn shared_view_event<V, Of: Described>(
+fn cached_view_event<V, Of: Described>(
     frame: &[u8],
     keep_managed_fields: bool,
-) -> Result<WatchEvent<Arc<V>>, BoxError>
+) -> Result<WatchEvent<Cached<V>>, BoxError>
 where
     V: serde::de::DeserializeOwned,
 {
@@ -165,7 +180,7 @@ where
     }
     let options = options(keep_managed_fields);
     from_wire(
-        informer_protobuf::decode_watch_event::<Shared<View<V, Of>>>(frame, options)?,
+        informer_protobuf::decode_watch_event::<InCache<View<V, Of>>>(frame, options)?,
         |_| match informer_protobuf::decode_watch_event::<View<Marked, Of>>(frame, options)? {
             informer_protobuf::WatchEvent::Bookmark(marked) => bookmark(&marked.metadata),
             _ => Err("a BOOKMARK decoded as another event type".into()),

@@ -25,6 +25,7 @@
 //! ```
 
 use std::any::TypeId;
+use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
@@ -38,7 +39,7 @@ use crate::discovery::ApiResource;
 use crate::error::Error;
 use crate::informer::{InformerOptions, SharedIndexInformer};
 use crate::list_options::ListOptions;
-use crate::lister_watcher::{ListWatch, WatchEvent};
+use crate::lister_watcher::{ListWatch, ObjectList, WatchEvent, WatchStream};
 use crate::object::Object;
 
 /// How informers reach a resource whose objects are `K`: its name, what tells it from
@@ -131,7 +132,7 @@ impl ApiScope for k8s_openapi::ClusterResourceScope {
 /// watched through [`Api<K>`](Api), one informer per type in a factory.
 pub struct Typed<K> {
     /// Decoders of kube-apiserver's protobuf, asked for first when set.
-    protobuf: Option<ProtobufDecoders<Arc<K>>>,
+    protobuf: Option<ProtobufDecoders<Cached<K>>>,
 }
 
 /// The source of the k8s-openapi or generated resource type `K`, e.g. `typed::<Pod>()`,
@@ -148,14 +149,14 @@ where
     K: informer_protobuf::Message + k8s_openapi::Metadata<Ty = ObjectMeta> + Send + Sync,
 {
     Typed {
-        protobuf: Some(crate::protobuf::shared_decoders()),
+        protobuf: Some(crate::protobuf::cached_decoders()),
     }
 }
 
 impl<K> Typed<K> {
     /// The source of `K`, asking for protobuf first and decoding it with `protobuf` when
     /// given.
-    pub(crate) fn with_decoders(protobuf: Option<ProtobufDecoders<Arc<K>>>) -> Self {
+    pub(crate) fn with_decoders(protobuf: Option<ProtobufDecoders<Cached<K>>>) -> Self {
         Typed { protobuf }
     }
 }
@@ -190,8 +191,8 @@ where
         let protobuf = self.protobuf;
         let lists = api.clone();
         ListWatch::new(
-            move |options: ListOptions| lists.list_as(&options, protobuf),
-            move |options: ListOptions| api.watch_as(&options, protobuf),
+            move |options: ListOptions| uncached_list(lists.list_as(&options, protobuf)),
+            move |options: ListOptions| uncached_watch(api.watch_as(&options, protobuf)),
         )
     }
 }
@@ -314,10 +315,10 @@ where
         ListWatch::new(
             move |o: ListOptions| {
                 let response = with_accept(list_requests.list(&o), list_accept)
-                    .map(|request| list_client.request_list::<Arc<K>>(request));
+                    .map(|request| list_client.request_list::<Cached<K>>(request));
                 let fix = list_fix.clone();
                 async move {
-                    let mut list = response?.await?;
+                    let mut list = uncached_list(response?).await?;
                     if let Some(fix) = fix {
                         list.items.iter_mut().for_each(|i| fix_shared(&fix, i));
                     }
@@ -326,10 +327,10 @@ where
             },
             move |o: ListOptions| {
                 let response = with_accept(requests.watch(&o), watch_accept)
-                    .map(|request| client.request_events::<Arc<K>>(request));
+                    .map(|request| client.request_events::<Cached<K>>(request));
                 let fix = watch_fix.clone();
                 async move {
-                    let stream = response?.await?;
+                    let stream = uncached_watch(response?).await?;
                     let Some(fix) = fix else { return Ok(stream) };
                     Ok(stream
                         .map(move |event| {
@@ -348,6 +349,35 @@ where
             },
         )
     }
+}
+
+/// An object decoded into the [`Arc`] an informer's cache keeps: what informer sources
+/// decode lists and watches as. Protobuf decodes it in place there; JSON decodes the object,
+/// then moves it in (serde's own `Arc<K>` would go through a `Box`: one more allocation and
+/// copy of every object).
+pub(crate) struct Cached<K>(pub(crate) Arc<K>);
+
+impl<'de, K: serde::Deserialize<'de>> serde::Deserialize<'de> for Cached<K> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        K::deserialize(deserializer).map(|object| Cached(Arc::new(object)))
+    }
+}
+
+/// A list of cached objects as a [`ListerWatcher`](crate::ListerWatcher) hands it out.
+async fn uncached_list<K>(
+    list: impl Future<Output = Result<ObjectList<Cached<K>>, Error>>,
+) -> Result<ObjectList<Arc<K>>, Error> {
+    Ok(list.await?.map(|c| c.0))
+}
+
+/// A watch of cached objects as a [`ListerWatcher`](crate::ListerWatcher) hands it out.
+async fn uncached_watch<K: 'static>(
+    watch: impl Future<Output = Result<WatchStream<Cached<K>>, Error>>,
+) -> Result<WatchStream<Arc<K>>, Error> {
+    Ok(watch
+        .await?
+        .map(|event| event.map(|e| e.map(|c| c.0)))
+        .boxed())
 }
 
 /// Runs `fix` on a just-decoded object, which nothing else holds yet.

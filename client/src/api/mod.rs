@@ -630,9 +630,10 @@ where
         self.list_as(options, self.protobuf)
     }
 
-    /// [`list`](Self::list), decoding the items as `T` with `protobuf`'s decoders where the
-    /// server answers protobuf: `T` is `Arc<K>` for a cache, which then gets each object
-    /// where it keeps it (informer-runtime's typed informers list this way).
+    /// [`list`](Self::list), decoding the items as `T` (JSON) or with `protobuf`'s decoders
+    /// (where the server answers protobuf): e.g. `Arc<K>`, as an informer's
+    /// `ListerWatcher` hands items out. informer-runtime's typed informers list this way,
+    /// with decoders that build each object inside the `Arc` their cache keeps.
     pub fn list_as<T>(
         &self,
         options: &ListOptions,
