@@ -48,7 +48,7 @@ struct Dispatch<K> {
 /// What the reflector is made of; taken by whoever decides the informer's lifecycle.
 struct Setup<K> {
     lister_watcher: Arc<dyn ListerWatcher<K>>,
-    transform: Option<Prepare<K>>,
+    prepare: Option<Prepare<K>>,
     config: ReflectorConfig,
 }
 
@@ -186,12 +186,12 @@ impl<K: Object> SharedIndexInformer<K> {
             watch_error_handler,
             ..Default::default()
         };
-        let transform = compose_transforms(drop_managed_fields, metadata_transform, transform);
+        let prepare = compose_transforms(drop_managed_fields, metadata_transform, transform);
         Self {
             inner: Arc::new(Inner {
                 setup: Mutex::new(Some(Setup {
                     lister_watcher,
-                    transform,
+                    prepare,
                     config,
                 })),
                 indexer,
@@ -413,7 +413,7 @@ impl<K: Object> SharedIndexInformer<K> {
             }
             let Some(Setup {
                 lister_watcher,
-                transform,
+                prepare,
                 config,
             }) = lock(&this.inner.setup).take()
             else {
@@ -423,7 +423,7 @@ impl<K: Object> SharedIndexInformer<K> {
             let reflector = Reflector::new(
                 lister_watcher,
                 tx,
-                transform,
+                prepare,
                 config,
                 this.inner.status.clone(),
             );

@@ -201,7 +201,7 @@ impl Default for ReflectorConfig {
 pub(crate) struct Reflector<K> {
     lister_watcher: Arc<dyn ListerWatcher<K>>,
     queue: DeltaSender<K>,
-    transform: Option<Prepare<K>>,
+    prepare: Option<Prepare<K>>,
     config: ReflectorConfig,
     status: Arc<ReflectorStatus>,
     /// The server was found to ignore the shard selector, and that was logged.
@@ -254,11 +254,11 @@ enum StreamingEnd {
 }
 
 impl<K: Object> Reflector<K> {
-    /// A reflector feeding `queue`, applying `transform` to every object first.
+    /// A reflector feeding `queue`, passing every object through `prepare` first.
     pub(crate) fn new(
         lister_watcher: Arc<dyn ListerWatcher<K>>,
         queue: DeltaSender<K>,
-        transform: Option<Prepare<K>>,
+        prepare: Option<Prepare<K>>,
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
@@ -266,7 +266,7 @@ impl<K: Object> Reflector<K> {
         Self {
             lister_watcher,
             queue,
-            transform,
+            prepare,
             in_force: Mutex::new(in_force),
             config,
             status,
@@ -539,7 +539,7 @@ impl<K: Object> Reflector<K> {
     }
 
     fn prepare(&self, obj: Arc<K>) -> Arc<K> {
-        match &self.transform {
+        match &self.prepare {
             Some(t) => t(obj),
             None => obj,
         }
