@@ -498,7 +498,7 @@ impl CrdDef {
             let Some(raw) = &v.schema else {
                 errs.push((
                     i,
-                    FieldError::required(format!("spec.versions[{i}].schema.openAPIV3Schema")),
+                    FieldError::required(format!("spec.versions[{i}].schema.openAPIV3Schema"), ""),
                 ));
                 continue;
             };
@@ -665,7 +665,7 @@ fn crd_errors(crd: &Value, def: &CrdDef, old: Option<&CrdDef>) -> Vec<FieldError
         ));
     }
     if def.group.is_empty() {
-        errs.push(FieldError::required("spec.group"));
+        errs.push(FieldError::required("spec.group", ""));
     } else if !def.group.contains('.') {
         errs.push(FieldError::invalid(
             "spec.group",
@@ -674,7 +674,7 @@ fn crd_errors(crd: &Value, def: &CrdDef, old: Option<&CrdDef>) -> Vec<FieldError
         ));
     }
     match def.scope.as_str() {
-        "" => errs.push(FieldError::required("spec.scope")),
+        "" => errs.push(FieldError::required("spec.scope", "")),
         "Cluster" | "Namespaced" => {}
         other => errs.push(FieldError::not_supported(
             "spec.scope",
@@ -735,7 +735,7 @@ fn crd_errors(crd: &Value, def: &CrdDef, old: Option<&CrdDef>) -> Vec<FieldError
     let names_of = |k: &str| text(crd, &["spec", "names", k]).to_owned();
     for k in ["plural", "singular", "kind", "listKind"] {
         if names_of(k).is_empty() {
-            errs.push(FieldError::required(format!("spec.names.{k}")));
+            errs.push(FieldError::required(format!("spec.names.{k}"), ""));
         }
     }
     for k in ["plural", "singular"] {
@@ -789,12 +789,7 @@ fn crd_errors(crd: &Value, def: &CrdDef, old: Option<&CrdDef>) -> Vec<FieldError
         .any(|g| def.group == *g || def.group.ends_with(&format!(".{g}")));
     let approval = crd["metadata"]["annotations"]["api-approved.kubernetes.io"].as_str();
     if protected && approval.is_none() && old.is_none() {
-        errs.push(FieldError::new(
-            ErrorType::Required,
-            "metadata.annotations[api-approved.kubernetes.io]",
-            Value::Null,
-            "protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111",
-        ));
+        errs.push(FieldError::required("metadata.annotations[api-approved.kubernetes.io]", "protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111"));
     }
     if crd["spec"]["preserveUnknownFields"].as_bool() == Some(true) {
         errs.push(FieldError::invalid(

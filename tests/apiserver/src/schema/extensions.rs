@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::field::{ErrorType, FieldError};
+use super::field::FieldError;
 use super::strings;
 
 type Node = Map<String, Value>;
@@ -90,10 +90,8 @@ pub(crate) fn check(node: &Node, path: &str, errs: &mut Vec<FieldError>) {
     if !keys.is_empty() {
         let detail = "must be map if x-kubernetes-list-map-keys is non-empty";
         match list_type {
-            None => errs.push(FieldError::new(
-                ErrorType::Required,
+            None => errs.push(FieldError::required(
                 format!("{path}.x-kubernetes-list-type"),
-                Value::Null,
                 detail,
             )),
             Some(lt) if lt != "map" => errs.push(FieldError::invalid(
@@ -106,18 +104,14 @@ pub(crate) fn check(node: &Node, path: &str, errs: &mut Vec<FieldError>) {
     }
     if list_type == Some("map") {
         if keys.is_empty() {
-            errs.push(FieldError::new(
-                ErrorType::Required,
+            errs.push(FieldError::required(
                 format!("{path}.x-kubernetes-list-map-keys"),
-                Value::Null,
                 "must not be empty if x-kubernetes-list-type is map",
             ));
         }
         if items.is_none() {
-            errs.push(FieldError::new(
-                ErrorType::Required,
+            errs.push(FieldError::required(
                 format!("{path}.items"),
-                Value::Null,
                 "must have a schema if x-kubernetes-list-type is map",
             ));
         }
@@ -168,7 +162,7 @@ pub(crate) fn check(node: &Node, path: &str, errs: &mut Vec<FieldError>) {
 fn type_must_be(errs: &mut Vec<FieldError>, path: &str, ty: &str, detail: &str) {
     let field = format!("{path}.type");
     errs.push(if ty.is_empty() {
-        FieldError::new(ErrorType::Required, field, Value::Null, detail)
+        FieldError::required(field, detail)
     } else {
         FieldError::invalid(field, json!(ty), detail)
     });
@@ -193,10 +187,8 @@ fn map_list_keys_map_set(
         .and_then(Value::as_bool)
         .unwrap_or(false)
     {
-        errs.push(FieldError::new(
-            ErrorType::Forbidden,
+        errs.push(FieldError::forbidden(
             format!("{path}.items.nullable"),
-            Value::Null,
             format!("cannot be nullable when x-kubernetes-list-type is {lt}"),
         ));
     }
@@ -210,18 +202,11 @@ fn map_list_keys_map_set(
             continue;
         };
         if !required.contains(k) && key_schema.get("default").is_none_or(Value::is_null) {
-            errs.push(FieldError::new(
-                ErrorType::Required,
-                format!("{path}.items.properties[{k}].default"),
-                Value::Null,
-                "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
-            ));
+            errs.push(FieldError::required(format!("{path}.items.properties[{k}].default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"));
         }
         if flag(key_schema, "nullable") {
-            errs.push(FieldError::new(
-                ErrorType::Forbidden,
+            errs.push(FieldError::forbidden(
                 format!("{path}.items.properties[{k}].nullable"),
-                Value::Null,
                 "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
             ));
         }

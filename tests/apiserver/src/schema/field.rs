@@ -121,9 +121,14 @@ impl FieldError {
         self
     }
 
-    /// `field.Required(path, "")`.
-    pub fn required(field: impl Into<String>) -> Self {
-        Self::new(ErrorType::Required, field, Value::Null, "")
+    /// `field.Required(path, detail)`.
+    pub fn required(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Required, field, Value::Null, detail)
+    }
+
+    /// `field.Forbidden(path, detail)`.
+    pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::new(ErrorType::Forbidden, field, Value::Null, detail)
     }
 
     /// `field.Invalid(path, value, detail)`.
@@ -323,7 +328,7 @@ mod tests {
             r#"spec.speed: Unsupported value: "medium": supported values: "fast", "slow""#
         );
         assert_eq!(
-            FieldError::required("spec.name").message(),
+            FieldError::required("spec.name", "").message(),
             "spec.name: Required value"
         );
     }

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde_json::Value;
 
-use field::{ErrorType, FieldError};
+use field::FieldError;
 
 pub(crate) use defaults::validate_defaults;
 pub(crate) use prune::{default, prune, prune_nulls};
@@ -171,10 +171,8 @@ impl Schema {
         }
         unsupported_keywords(map, path, type_name, errs);
         if flag("uniqueItems") {
-            errs.push(FieldError::new(
-                ErrorType::Forbidden,
+            errs.push(FieldError::forbidden(
                 format!("{path}.uniqueItems"),
-                Value::Null,
                 "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
             ));
         }
@@ -183,10 +181,8 @@ impl Schema {
                 .get("additionalProperties")
                 .is_some_and(Value::is_object)
         {
-            errs.push(FieldError::new(
-                ErrorType::Forbidden,
+            errs.push(FieldError::forbidden(
                 format!("{path}.additionalProperties"),
-                Value::Null,
                 "additionalProperties and properties are mutual exclusive",
             ));
         }
@@ -341,19 +337,12 @@ fn unsupported_keywords(
         ("$ref", "$ref is not supported"),
     ] {
         if set(key) {
-            errs.push(FieldError::new(
-                ErrorType::Forbidden,
-                format!("{path}.{key}"),
-                Value::Null,
-                detail,
-            ));
+            errs.push(FieldError::forbidden(format!("{path}.{key}"), detail));
         }
     }
     if type_name == "null" {
-        errs.push(FieldError::new(
-            ErrorType::Forbidden,
+        errs.push(FieldError::forbidden(
             format!("{path}.type"),
-            Value::Null,
             "type cannot be set to null, use nullable as an alternative",
         ));
     }
@@ -362,10 +351,8 @@ fn unsupported_keywords(
         .and_then(Value::as_array)
         .is_some_and(|l| !l.is_empty())
     {
-        errs.push(FieldError::new(
-            ErrorType::Forbidden,
+        errs.push(FieldError::forbidden(
             format!("{path}.items"),
-            Value::Null,
             "items must be a schema object and not an array",
         ));
     }

@@ -13,7 +13,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::field::{ErrorType, FieldError};
+use super::field::FieldError;
 
 type Node = Map<String, Value>;
 
@@ -140,30 +140,15 @@ fn branches<'a>(node: &'a Node, key: &str) -> impl Iterator<Item = (usize, &'a N
         .filter_map(|(i, b)| Some((i, b.as_object()?)))
 }
 
-fn forbidden(errs: &mut Vec<FieldError>, field: String, detail: &str) {
-    errs.push(FieldError::new(
-        ErrorType::Forbidden,
-        field,
-        Value::Null,
-        detail,
-    ));
-}
-
-fn required(errs: &mut Vec<FieldError>, field: String, detail: impl Into<String>) {
-    errs.push(FieldError::new(
-        ErrorType::Required,
-        field,
-        Value::Null,
-        detail,
-    ));
-}
-
 /// `validateStructuralInvariants` for the structural node `node` at `path`.
 fn invariants(node: &Node, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
     let ty = type_of(node);
     let items = object(node, "items");
     if ty == "array" && items.is_none() {
-        required(errs, format!("{path}.items"), "must be specified");
+        errs.push(FieldError::required(
+            format!("{path}.items"),
+            "must be specified",
+        ));
     }
     if let Some(items) = items {
         invariants(items, Level::Item, &format!("{path}.items"), errs);
@@ -175,11 +160,10 @@ fn invariants(node: &Node, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
     let additional = node.get("additionalProperties").filter(|a| !a.is_null());
     if additional.is_some() {
         if lvl == Level::Root {
-            forbidden(
-                errs,
+            errs.push(FieldError::forbidden(
                 format!("{path}.additionalProperties"),
                 "must not be used at the root",
-            );
+            ));
         }
         if let Some(sub) = additional.and_then(Value::as_object) {
             invariants(
@@ -226,7 +210,7 @@ fn invariants(node: &Node, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
     if embedded && ty != "object" {
         let detail = "must be object if x-kubernetes-embedded-resource is true";
         if ty.is_empty() {
-            required(errs, format!("{path}.type"), detail);
+            errs.push(FieldError::required(format!("{path}.type"), detail));
         } else {
             errs.push(FieldError::invalid(
                 format!("{path}.type"),
@@ -240,14 +224,13 @@ fn invariants(node: &Node, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
             Level::Item => "must not be empty for specified array items",
             Level::Field => "must not be empty for specified object fields",
         };
-        required(errs, format!("{path}.type"), detail);
+        errs.push(FieldError::required(format!("{path}.type"), detail));
     }
     if embedded && additional.is_some() {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.additionalProperties"),
             "must not be used if x-kubernetes-embedded-resource is set",
-        );
+        ));
     }
     if lvl == Level::Root && !ty.is_empty() && ty != "object" {
         errs.push(FieldError::invalid(
@@ -284,11 +267,8 @@ fn invariants(node: &Node, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
         );
     }
     if embedded && !preserve && props.is_none_or(Map::is_empty) {
-        required(
-            errs,
-            format!("{path}.properties"),
-            "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields",
-        );
+        errs.push(FieldError::required(format!("{path}.properties"),
+            "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"));
     }
 }
 
@@ -328,11 +308,8 @@ fn metadata_invariants(
         _ => is_set(Some(v)) || v.is_number(),
     });
     if other {
-        forbidden(
-            errs,
-            path.to_owned(),
-            "must not specify anything other than name and generateName, but metadata is implicitly specified",
-        );
+        errs.push(FieldError::forbidden(path.to_owned(),
+            "must not specify anything other than name and generateName, but metadata is implicitly specified"));
     }
 }
 
@@ -399,29 +376,26 @@ fn nested(node: &Node, skip_any_of: bool, lvl: Level, path: &str, errs: &mut Vec
         );
     }
     if !type_of(node).is_empty() {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.type"),
             "must be empty to be structural",
-        );
+        ));
     }
     // `additionalProperties: false` converts to none inside a junctor.
     if matches!(
         node.get("additionalProperties"),
         Some(Value::Object(_)) | Some(Value::Bool(true))
     ) {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.additionalProperties"),
             "must be undefined to be structural",
-        );
+        ));
     }
     if node.get("default").is_some_and(|d| !d.is_null()) {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.default"),
             "must be undefined to be structural",
-        );
+        ));
     }
     for (key, detail) in [
         ("title", "must be empty to be structural"),
@@ -445,31 +419,28 @@ fn nested(node: &Node, skip_any_of: bool, lvl: Level, path: &str, errs: &mut Vec
         ),
     ] {
         if is_set(node.get(key)) {
-            forbidden(errs, format!("{path}.{key}"), detail);
+            errs.push(FieldError::forbidden(format!("{path}.{key}"), detail));
         }
     }
     for key in ["x-kubernetes-list-type", "x-kubernetes-map-type"] {
         if node.get(key).is_some_and(|v| !v.is_null()) {
-            forbidden(
-                errs,
+            errs.push(FieldError::forbidden(
                 format!("{path}.{key}"),
                 "must be undefined to be structural",
-            );
+            ));
         }
     }
     if is_set(node.get("x-kubernetes-validations")) {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.x-kubernetes-validations"),
             "must be empty to be structural",
-        );
+        ));
     }
     if object(node, "properties").is_some_and(|p| p.contains_key("metadata")) {
-        forbidden(
-            errs,
+        errs.push(FieldError::forbidden(
             format!("{path}.properties[metadata]"),
             "must not be specified in a nested context",
-        );
+        ));
     }
 }
 
@@ -496,11 +467,10 @@ fn nested_completeness(
     errs: &mut Vec<FieldError>,
 ) {
     let Some(s) = s else {
-        required(
-            errs,
+        errs.push(FieldError::required(
             s_path.to_owned(),
             format!("because it is defined in {v_path}"),
-        );
+        ));
         return;
     };
     value_completeness(v, s, s_path, v_path, errs);
@@ -526,11 +496,10 @@ fn nested_completeness(
                 &at,
                 errs,
             ),
-            None => required(
-                errs,
+            None => errs.push(FieldError::required(
                 format!("{s_path}.properties[{k}]"),
                 format!("because it is defined in {at}"),
-            ),
+            )),
         }
     }
 }

@@ -562,7 +562,7 @@ impl Validator<'_> {
         for k in &s.required {
             if !map.contains_key(k) {
                 let field = self.field(&format!("{name}.{k}"));
-                self.out.push(FieldError::required(field));
+                self.out.push(FieldError::required(field, ""));
             }
         }
     }
@@ -740,10 +740,10 @@ fn embedded_resources(s: &Schema, x: &Value, path: &str, errs: &mut Vec<FieldErr
 fn embedded_resource(map: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
     let at = |k: &str| path_child(path, k);
     if !map.contains_key("apiVersion") {
-        errs.push(FieldError::required(at("apiVersion")));
+        errs.push(FieldError::required(at("apiVersion"), ""));
     }
     if !map.contains_key("kind") {
-        errs.push(FieldError::required(at("kind")));
+        errs.push(FieldError::required(at("kind"), ""));
     }
     for (k, v) in map {
         match k.as_str() {

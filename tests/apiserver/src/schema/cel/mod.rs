@@ -115,10 +115,8 @@ pub(crate) fn compile_rules(
         let text = |k: &str| entry.get(k).and_then(Value::as_str).unwrap_or("");
         let source = text("rule").to_owned();
         if source.trim().is_empty() {
-            errs.push(FieldError::new(
-                ErrorType::Required,
+            errs.push(FieldError::required(
                 format!("{at}.rule"),
-                Value::Null,
                 "rule is not specified",
             ));
             continue;
@@ -281,10 +279,8 @@ fn result_is(program: &Program, checked: Option<&Checked<'_>>, want: &Ty<'_>) ->
 /// over the per-expression limit.
 fn charge(errs: &mut Vec<FieldError>, total: &mut TotalCost, at: String, name: &str, cost: u64) {
     if cost > estimate::STATIC_ESTIMATED_COST_LIMIT {
-        errs.push(FieldError::new(
-            ErrorType::Forbidden,
+        errs.push(FieldError::forbidden(
             at.clone(),
-            Value::Null,
             estimate::cost_error_message(name, cost, estimate::STATIC_ESTIMATED_COST_LIMIT),
         ));
     }

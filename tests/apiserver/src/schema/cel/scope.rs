@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::super::field::{ErrorType, FieldError};
+use super::super::field::FieldError;
 use super::estimate::{
     cost_error_message, multiply_with_overflow_guard, STATIC_ESTIMATED_CRD_COST_LIMIT,
 };
@@ -121,18 +121,11 @@ impl TotalCost {
             .most_expensive
             .iter()
             .map(|(p, _)| {
-                FieldError::new(
-                    ErrorType::Forbidden,
-                    p.clone(),
-                    Value::Null,
-                    "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
-                )
+                FieldError::forbidden(p.clone(), "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema")
             })
             .collect();
-        out.push(FieldError::new(
-            ErrorType::Forbidden,
+        out.push(FieldError::forbidden(
             path.to_owned(),
-            Value::Null,
             cost_error_message(
                 "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
                 self.total,
