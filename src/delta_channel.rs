@@ -8,15 +8,21 @@
 //! of piling up pages: a relist never holds much more than one page beyond the cache
 //! itself.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
+
+/// An object whose type only the informer at the consuming end of the queue knows. The
+/// reflector at the producing end moves objects as this, so it is compiled once rather than
+/// once per resource in every binary that watches that resource.
+pub(crate) type Erased = dyn Any + Send + Sync;
 
 /// One change to apply to the cache. Objects are already shared (`Arc<K>`), as the cache
 /// and handlers hold them: the reflector allocates them, so the task applying deltas
 /// only moves pointers.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Delta<K> {
+pub(crate) enum Delta<K: ?Sized> {
     /// A (re)list begins: keys seen by an earlier, aborted list no longer count.
     ListStart,
     /// One object of the current (re)list, as its page arrived.
@@ -40,6 +46,23 @@ pub(crate) enum Delta<K> {
     Sync,
 }
 
+impl Delta<Erased> {
+    /// This delta with its object as the `K` it is; the object, if it is another type.
+    pub(crate) fn downcast<K: Any + Send + Sync>(self) -> Result<Delta<K>, Arc<Erased>> {
+        Ok(match self {
+            Delta::ListStart => Delta::ListStart,
+            Delta::Replaced(o) => Delta::Replaced(o.downcast()?),
+            Delta::ListEnd(rv) => Delta::ListEnd(rv),
+            Delta::Bookmark(rv) => Delta::Bookmark(rv),
+            Delta::Scope(share) => Delta::Scope(share),
+            Delta::Added(o) => Delta::Added(o.downcast()?),
+            Delta::Updated(o) => Delta::Updated(o.downcast()?),
+            Delta::Deleted(o) => Delta::Deleted(o.downcast()?),
+            Delta::Sync => Delta::Sync,
+        })
+    }
+}
+
 /// The consumer of the queue is gone (the informer stopped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the delta queue is closed: its informer stopped")]
@@ -47,11 +70,11 @@ pub(crate) struct QueueClosed;
 
 /// The producing end of a delta queue. Cheap to clone.
 #[derive(Debug)]
-pub(crate) struct DeltaSender<K> {
+pub(crate) struct DeltaSender<K: ?Sized> {
     tx: mpsc::Sender<Delta<K>>,
 }
 
-impl<K> Clone for DeltaSender<K> {
+impl<K: ?Sized> Clone for DeltaSender<K> {
     fn clone(&self) -> Self {
         Self {
             tx: self.tx.clone(),
@@ -61,17 +84,17 @@ impl<K> Clone for DeltaSender<K> {
 
 /// The consuming end of a delta queue.
 #[derive(Debug)]
-pub(crate) struct DeltaReceiver<K> {
+pub(crate) struct DeltaReceiver<K: ?Sized> {
     rx: mpsc::Receiver<Delta<K>>,
 }
 
 /// A new queue holding at most `capacity` deltas (at least one).
-pub(crate) fn delta_queue<K>(capacity: usize) -> (DeltaSender<K>, DeltaReceiver<K>) {
+pub(crate) fn delta_queue<K: ?Sized>(capacity: usize) -> (DeltaSender<K>, DeltaReceiver<K>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     (DeltaSender { tx }, DeltaReceiver { rx })
 }
 
-impl<K> DeltaSender<K> {
+impl<K: ?Sized> DeltaSender<K> {
     /// Queues `delta`, waiting while the queue is full.
     pub(crate) async fn push(&self, delta: Delta<K>) -> Result<(), QueueClosed> {
         self.tx.send(delta).await.map_err(|_| QueueClosed)
@@ -83,7 +106,7 @@ impl<K> DeltaSender<K> {
     }
 }
 
-impl<K> DeltaReceiver<K> {
+impl<K: ?Sized> DeltaReceiver<K> {
     /// The next delta, in order; `None` once every sender is gone and the queue is drained.
     pub(crate) async fn pop(&mut self) -> Option<Delta<K>> {
         self.rx.recv().await
@@ -121,6 +144,42 @@ mod tests {
         assert_eq!(rx.try_pop(), Some(Delta::Added(Arc::new(3))));
         drop(tx);
         assert_eq!(rx.pop().await, None);
+    }
+
+    #[test]
+    fn erased_deltas_come_back_as_the_type_they_carry() {
+        let one: Arc<Erased> = Arc::new(1u32);
+        let erased: Vec<Delta<Erased>> = vec![
+            Delta::ListStart,
+            Delta::Replaced(one.clone()),
+            Delta::ListEnd("3".into()),
+            Delta::Bookmark("4".into()),
+            Delta::Added(one.clone()),
+            Delta::Updated(one.clone()),
+            Delta::Deleted(one.clone()),
+            Delta::Sync,
+        ];
+        let typed: Vec<Delta<u32>> = erased
+            .into_iter()
+            .map(|d| d.downcast::<u32>().unwrap())
+            .collect();
+        let one = Arc::new(1u32);
+        assert_eq!(
+            typed,
+            [
+                Delta::ListStart,
+                Delta::Replaced(one.clone()),
+                Delta::ListEnd("3".into()),
+                Delta::Bookmark("4".into()),
+                Delta::Added(one.clone()),
+                Delta::Updated(one.clone()),
+                Delta::Deleted(one),
+                Delta::Sync,
+            ]
+        );
+        let other: Delta<Erased> = Delta::Updated(Arc::new("not a u32"));
+        let back = other.downcast::<u32>().unwrap_err();
+        assert_eq!(back.downcast_ref::<&str>(), Some(&"not a u32"));
     }
 
     #[tokio::test]

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::delta_apply::DeltaApplier;
-use crate::delta_channel::{delta_queue, Delta, DeltaReceiver};
+use crate::delta_channel::{delta_queue, Delta, DeltaReceiver, Erased};
 use crate::error::Error;
 use crate::failure::{ListFailure, SyncError, SyncErrorKind};
 use crate::handler::{Event, HandlerOptions, Origin, ResourceEventHandler};
@@ -25,7 +25,8 @@ use crate::lister_watcher::ListerWatcher;
 use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
-    Reflector, ReflectorConfig, ReflectorStatus, DEFAULT_INITIAL_EVENTS_TIMEOUT, DEFAULT_PAGE_SIZE,
+    Reflector, ReflectorConfig, ReflectorStatus, Typed, DEFAULT_INITIAL_EVENTS_TIMEOUT,
+    DEFAULT_PAGE_SIZE,
 };
 use crate::shard::ShardSelector;
 use crate::sharding::{ShardAssignment, ShardBy};
@@ -420,13 +421,11 @@ impl<K: Object> SharedIndexInformer<K> {
                 return;
             };
             let (tx, rx) = delta_queue(usize::try_from(config.page_size).unwrap_or(500).max(64));
-            let reflector = Reflector::new(
+            let source = Arc::new(Typed {
                 lister_watcher,
-                tx,
                 prepare,
-                config,
-                this.inner.status.clone(),
-            );
+            });
+            let reflector = Reflector::new(source, tx, config, this.inner.status.clone());
             let run_cancel = cancel.child_token();
             tokio::join!(
                 async {
@@ -461,7 +460,7 @@ impl<K: Object> SharedIndexInformer<K> {
         tracing::debug!(informer = %self.name(), "informer stopped before it ran");
     }
 
-    async fn process(&self, mut rx: DeltaReceiver<K>, cancel: CancellationToken) {
+    async fn process(&self, mut rx: DeltaReceiver<Erased>, cancel: CancellationToken) {
         loop {
             let next_resync = lock(&self.inner.dispatch).processor.next_resync();
             let resync_at =
@@ -489,15 +488,26 @@ impl<K: Object> SharedIndexInformer<K> {
                 }
             };
             let mut dispatch = lock(&self.inner.dispatch);
-            self.apply(&mut dispatch, delta);
+            self.apply_erased(&mut dispatch, delta);
             // Apply what else is queued already, then hand handlers the lot at once.
             for _ in 1..DRAIN_BATCH {
                 match rx.try_pop() {
-                    Some(delta) => self.apply(&mut dispatch, delta),
+                    Some(delta) => self.apply_erased(&mut dispatch, delta),
                     None => break,
                 }
             }
             dispatch.processor.flush();
+        }
+    }
+
+    /// Applies a delta of the reflector, which only ever queues `K`s (it lists and watches
+    /// this informer's `ListerWatcher<K>`).
+    fn apply_erased(&self, dispatch: &mut Dispatch<K>, delta: Delta<Erased>) {
+        match delta.downcast::<K>() {
+            Ok(delta) => self.apply(dispatch, delta),
+            Err(_) => {
+                tracing::error!(informer = %self.name(), "the reflector queued an object of another type; skipped")
+            }
         }
     }
 
@@ -865,9 +875,13 @@ fn compose_transforms<K: Object>(
 /// `obj`, made the only holder of its object: objects the client decodes always are; one
 /// a hand-written [`ListerWatcher`] still shares is copied through its JSON form (`K` need
 /// not be `Clone`). `None`, logged, when that copy fails.
+///
+/// The copy encodes as the compact cache does and decodes as lists do: a second JSON
+/// encoder or decoder of `K` would be compiled into every user's binary for each resource
+/// (for a Pod, a quarter of the app's code).
 fn exclusive<K: Object>(obj: &mut Arc<K>) -> Option<&mut K> {
     if Arc::get_mut(obj).is_none() {
-        let copied = serde_json::to_vec(&**obj).and_then(|json| serde_json::from_slice(&json));
+        let copied = serde_json::to_vec(&**obj).and_then(|json| crate::json::from_slice(&json));
         match copied {
             Ok(copy) => *obj = Arc::new(copy),
             Err(e) => {

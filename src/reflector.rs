@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
 use rand::Rng;
 use tokio_util::sync::CancellationToken;
@@ -34,12 +35,12 @@ use tokio_util::sync::CancellationToken;
 use tokio::sync::watch;
 
 use crate::backoff::{Backoff, BackoffConfig};
-use crate::delta_channel::{Delta, DeltaSender};
+use crate::delta_channel::{Delta, DeltaSender, Erased};
 use crate::error::{ApiError, Error, ErrorKind};
 use crate::failure::{ListFailure, Step};
 use crate::informer::{Prepare, WatchErrorHandler};
 use crate::list_options::{ListOptions, ResourceVersionMatch, TweakListOptions};
-use crate::lister_watcher::{ListerWatcher, WatchEvent, WatchStream};
+use crate::lister_watcher::{ListerWatcher, ObjectList, WatchEvent, WatchStream};
 use crate::object::{Meta as _, Object};
 use crate::shard::ShardSelector;
 use crate::sharding::{ShardAssignment, ShardBy};
@@ -197,11 +198,75 @@ impl Default for ReflectorConfig {
     }
 }
 
+/// What a reflector needs of its resource's type, behind one object so that the reflector
+/// itself is not generic: its lists and watches are compiled once, where a generic one would
+/// be compiled again for every resource in every binary that watches it.
+pub(crate) trait Source: Send + Sync {
+    /// One page, its objects erased.
+    fn list(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<ObjectList<Arc<Erased>>, Error>>;
+    /// A watch, its objects erased.
+    fn watch(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<WatchStream<Arc<Erased>>, Error>>;
+    /// The object's `metadata.resourceVersion`, as it came from the server.
+    fn resource_version<'a>(&self, obj: &'a Erased) -> Option<&'a str>;
+    /// The object as it is cached and delivered (the informer's transforms applied).
+    fn prepare(&self, obj: Arc<Erased>) -> Arc<Erased>;
+}
+
+/// A [`ListerWatcher<K>`] and the transforms of `K`s, as a reflector's [`Source`].
+pub(crate) struct Typed<K> {
+    pub(crate) lister_watcher: Arc<dyn ListerWatcher<K>>,
+    pub(crate) prepare: Option<Prepare<K>>,
+}
+
+impl<K: Object> Source for Typed<K> {
+    fn list(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<ObjectList<Arc<Erased>>, Error>> {
+        let page = self.lister_watcher.list(options);
+        Box::pin(async move { Ok(page.await?.map(erase)) })
+    }
+
+    fn watch(
+        &self,
+        options: ListOptions,
+    ) -> BoxFuture<'static, Result<WatchStream<Arc<Erased>>, Error>> {
+        let stream = self.lister_watcher.watch(options);
+        Box::pin(async move {
+            let events = stream.await?.map(|event| event.map(|e| e.map(erase)));
+            Ok(events.boxed())
+        })
+    }
+
+    fn resource_version<'a>(&self, obj: &'a Erased) -> Option<&'a str> {
+        obj.downcast_ref::<K>()?.meta().resource_version()
+    }
+
+    fn prepare(&self, obj: Arc<Erased>) -> Arc<Erased> {
+        let Some(prepare) = &self.prepare else {
+            return obj;
+        };
+        match obj.downcast::<K>() {
+            Ok(obj) => prepare(obj),
+            Err(other) => other,
+        }
+    }
+}
+
+fn erase<K: Object>(obj: Arc<K>) -> Arc<Erased> {
+    obj
+}
+
 /// Lists and watches one resource into a delta queue.
-pub(crate) struct Reflector<K> {
-    lister_watcher: Arc<dyn ListerWatcher<K>>,
-    queue: DeltaSender<K>,
-    prepare: Option<Prepare<K>>,
+pub(crate) struct Reflector {
+    source: Arc<dyn Source>,
+    queue: DeltaSender<Erased>,
     config: ReflectorConfig,
     status: Arc<ReflectorStatus>,
     /// The server was found to ignore the shard selector, and that was logged.
@@ -211,7 +276,7 @@ pub(crate) struct Reflector<K> {
 }
 
 /// Wraps a watched object into the delta its event type means.
-type MakeDelta<K> = fn(Arc<K>) -> Delta<K>;
+type MakeDelta = fn(Arc<Erased>) -> Delta<Erased>;
 
 enum ListEnd {
     Done {
@@ -253,20 +318,18 @@ enum StreamingEnd {
     },
 }
 
-impl<K: Object> Reflector<K> {
-    /// A reflector feeding `queue`, passing every object through `prepare` first.
+impl Reflector {
+    /// A reflector feeding `queue` from `source`.
     pub(crate) fn new(
-        lister_watcher: Arc<dyn ListerWatcher<K>>,
-        queue: DeltaSender<K>,
-        prepare: Option<Prepare<K>>,
+        source: Arc<dyn Source>,
+        queue: DeltaSender<Erased>,
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
         let in_force = ShardAssignment::fixed(config.shard_selector.clone());
         Self {
-            lister_watcher,
+            source,
             queue,
-            prepare,
             in_force: Mutex::new(in_force),
             config,
             status,
@@ -319,8 +382,14 @@ impl<K: Object> Reflector<K> {
         options
     }
 
-    /// Lists and watches until `cancel` fires or the queue's consumer is gone.
-    pub(crate) async fn run(self, cancel: CancellationToken) {
+    /// Lists and watches until `cancel` fires or the queue's consumer is gone. Boxed here,
+    /// so the loop is compiled in this crate only: an `async fn` awaited from another crate
+    /// is compiled again in that crate.
+    pub(crate) fn run(self, cancel: CancellationToken) -> BoxFuture<'static, ()> {
+        Box::pin(self.run_until(cancel))
+    }
+
+    async fn run_until(self, cancel: CancellationToken) {
         let mut backoff = Backoff::new(self.config.backoff);
         let mut streaming = self.config.streaming_list;
         let mut list_from = "0".to_owned();
@@ -538,14 +607,7 @@ impl<K: Object> Reflector<K> {
         }
     }
 
-    fn prepare(&self, obj: Arc<K>) -> Arc<K> {
-        match &self.prepare {
-            Some(t) => t(obj),
-            None => obj,
-        }
-    }
-
-    async fn push(&self, delta: Delta<K>) -> bool {
+    async fn push(&self, delta: Delta<Erased>) -> bool {
         self.queue.push(delta).await.is_ok()
     }
 
@@ -553,10 +615,10 @@ impl<K: Object> Reflector<K> {
         &self,
         cancel: &CancellationToken,
         options: ListOptions,
-    ) -> Option<Result<WatchStream<Arc<K>>, Error>> {
+    ) -> Option<Result<WatchStream<Arc<Erased>>, Error>> {
         tokio::select! {
             _ = cancel.cancelled() => None,
-            r = self.lister_watcher.watch(options) => Some(r),
+            r = self.source.watch(options) => Some(r),
         }
     }
 
@@ -588,7 +650,7 @@ impl<K: Object> Reflector<K> {
             let asked = options.shard_selector.clone();
             let page = tokio::select! {
                 _ = cancel.cancelled() => return ListEnd::Stopped,
-                r = self.lister_watcher.list(options) => r,
+                r = self.source.list(options) => r,
             };
             let page = match page {
                 Ok(page) => page,
@@ -619,7 +681,7 @@ impl<K: Object> Reflector<K> {
                 self.status.counters.saw_event();
             }
             for item in page.items {
-                if !self.push(Delta::Replaced(self.prepare(item))).await {
+                if !self.push(Delta::Replaced(self.source.prepare(item))).await {
                     return ListEnd::Stopped;
                 }
             }
@@ -745,7 +807,7 @@ impl<K: Object> Reflector<K> {
     /// streaming list, which ends at the `initial-events-end` bookmark, by `deadline`.
     async fn consume(
         &self,
-        mut stream: WatchStream<Arc<K>>,
+        mut stream: WatchStream<Arc<Erased>>,
         cancel: &CancellationToken,
         last_rv: &mut String,
         initial: &mut bool,
@@ -781,7 +843,7 @@ impl<K: Object> Reflector<K> {
             };
             events += 1;
             counters.saw_event();
-            let (obj, make): (Arc<K>, MakeDelta<K>) = match event {
+            let (obj, make): (Arc<Erased>, MakeDelta) = match event {
                 WatchEvent::Added(o) => {
                     Counters::bump(&counters.added);
                     (
@@ -836,12 +898,12 @@ impl<K: Object> Reflector<K> {
                     continue;
                 }
             };
-            if let Some(rv) = obj.meta().resource_version() {
+            if let Some(rv) = self.source.resource_version(&*obj) {
                 if !rv.is_empty() {
                     rv.clone_into(last_rv);
                 }
             }
-            if !self.push(make(self.prepare(obj))).await {
+            if !self.push(make(self.source.prepare(obj))).await {
                 return WatchEnd::Stopped;
             }
             if !*initial {

@@ -7,6 +7,7 @@
 //! a single connection task would otherwise leave every other core idle during an initial
 //! sync or a burst of watch events.
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 
@@ -102,7 +103,17 @@ impl Batch {
 /// A batch decoded now, or still running on the blocking pool.
 enum Slot<R> {
     Done(R),
-    Running(JoinHandle<R>),
+    Running(JoinHandle<Erased>),
+}
+
+/// What a batch on the blocking pool returns. Tasks of one type, whatever they decode, so
+/// tokio's task machinery is compiled once here instead of once per decoded type and
+/// decoding closure in every binary (each task type is a few thousand lines of LLVM IR).
+type Erased = Box<dyn Any + Send>;
+
+/// Runs `work` on tokio's blocking pool.
+fn spawn(work: Box<dyn FnOnce() -> Erased + Send>) -> JoinHandle<Erased> {
+    tokio::task::spawn_blocking(work)
 }
 
 /// Work decoded in order, on the blocking pool when more than one core is available.
@@ -142,7 +153,7 @@ impl<R: Send + 'static> DecodePool<R> {
         let slot = if self.limit == 0 || (inline && self.slots.is_empty()) {
             Slot::Done(work())
         } else {
-            Slot::Running(tokio::task::spawn_blocking(work))
+            Slot::Running(spawn(Box::new(move || Box::new(work()) as Erased)))
         };
         self.slots.push_back(slot);
     }
@@ -152,7 +163,12 @@ impl<R: Send + 'static> DecodePool<R> {
     /// Cancel-safe: a batch stays pending until its result is returned.
     pub(crate) async fn next(&mut self) -> Option<Result<R, String>> {
         let joined = match self.slots.front_mut()? {
-            Slot::Running(handle) => Some(handle.await.map_err(|e| e.to_string())),
+            Slot::Running(handle) => Some(match handle.await {
+                Ok(done) => done.downcast::<R>().map(|r| *r).map_err(|_| {
+                    "a batch returned another type than it was submitted with".to_owned()
+                }),
+                Err(e) => Err(e.to_string()),
+            }),
             Slot::Done(_) => None,
         };
         match self.slots.pop_front()? {

@@ -32,6 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Method, Url};
@@ -417,23 +418,25 @@ impl Client {
 
     /// Reads all of `body`, waiting at most `timeout` between chunks and taking at most
     /// `max_body_bytes`.
-    async fn collect_body(
-        &self,
+    fn collect_body<'a>(
+        &'a self,
         mut body: Body,
         timeout: Option<Duration>,
-        context: &str,
-    ) -> Result<Bytes, Error> {
-        let mut bytes = Vec::new();
-        let mut counter = BodyCounter::new(self.inner.limits.body);
-        while let Some(chunk) = read_with_timeout(body.next(), timeout, context)
-            .await?
-            .transpose()
-            .map_err(|e| http_error(context, "reading the body", &*e))?
-        {
-            counter.add(chunk.len(), context)?;
-            bytes.extend_from_slice(&chunk);
-        }
-        Ok(Bytes::from(bytes))
+        context: &'a str,
+    ) -> BoxFuture<'a, Result<Bytes, Error>> {
+        Box::pin(async move {
+            let mut bytes = Vec::new();
+            let mut counter = BodyCounter::new(self.inner.limits.body);
+            while let Some(chunk) = read_with_timeout(body.next(), timeout, context)
+                .await?
+                .transpose()
+                .map_err(|e| http_error(context, "reading the body", &*e))?
+            {
+                counter.add(chunk.len(), context)?;
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok(Bytes::from(bytes))
+        })
     }
 
     /// `request` asking for protobuf first, with the decoders to read the answer, when
@@ -479,20 +482,26 @@ impl Client {
     }
 
     /// Sends the request through the transport, turning non-2xx answers into `Error::Api`.
-    async fn respond(
-        &self,
-        request: &Outgoing,
+    ///
+    /// Boxed, like [`collect_body`](Self::collect_body): the generic list, watch and get
+    /// paths await it, and an `async fn` awaited from code compiled in another crate is
+    /// compiled again there, with the transport, authentication and error parsing under it.
+    fn respond<'a>(
+        &'a self,
+        request: &'a Outgoing,
         timeout: Option<Duration>,
-    ) -> Result<Response, Error> {
-        let response = self.inner.transport.send(request, timeout).await?;
-        tracing::debug!(context = %request.context, status = %response.status, "response");
-        if let Some(refusal) = refuse_redirect(&response, request) {
-            return Err(refusal);
-        }
-        if !response.status.is_success() {
-            return Err(error_response::api_error(response, &request.context).await);
-        }
-        Ok(response)
+    ) -> BoxFuture<'a, Result<Response, Error>> {
+        Box::pin(async move {
+            let response = self.inner.transport.send(request, timeout).await?;
+            tracing::debug!(context = %request.context, status = %response.status, "response");
+            if let Some(refusal) = refuse_redirect(&response, request) {
+                return Err(refusal);
+            }
+            if !response.status.is_success() {
+                return Err(error_response::api_error(response, &request.context).await);
+            }
+            Ok(response)
+        })
     }
 
     async fn run_list<T: DeserializeOwned + Send + 'static>(
