@@ -760,8 +760,8 @@ impl<F: From<SharedInformerFactoryCore>> FactoryBuilder<F> {
         self
     }
 
-    /// How every informer's cache holds objects, e.g. [`CacheMode::compact`] to trade read
-    /// speed for a fraction of the memory.
+    /// How every informer's cache holds objects, e.g. `CacheMode::compact` (the `compact`
+    /// feature) to trade read speed for a fraction of the memory.
     pub fn cache_mode(mut self, mode: CacheMode) -> Self {
         self.options.cache_mode = mode;
         self

@@ -556,7 +556,7 @@ pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
 ///
 /// use informer_runtime::informer::{self, InformerOptions};
 /// use informer_runtime::source::typed;
-/// use informer_runtime::{CacheMode, Client, Indexers};
+/// use informer_runtime::{Client, Indexers};
 /// use k8s_openapi::api::core::v1::ConfigMap;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -566,7 +566,6 @@ pub type WatchErrorHandler = Arc<dyn Fn(&Error) + Send + Sync>;
 ///     .tweak_list_options(|o| o.label_selector = Some("app=web".into()))
 ///     .drop_managed_fields(true)
 ///     .streaming_list(true)
-///     .cache_mode(CacheMode::compact(64))
 ///     .page_size(200)
 ///     .watch_error_handler(|e| eprintln!("config maps: {e}"));
 /// let client = Client::try_default().await?;
@@ -852,45 +851,19 @@ fn compose_transforms<K: Object>(
     if meta.is_none() && transform.is_none() {
         return None;
     }
+    // A hand-written source may still share the object it handed out: it is then copied,
+    // so that the source's stays as it was.
     Some(Arc::new(move |mut obj: Arc<K>| {
-        let Some(exclusive) = exclusive(&mut obj) else {
-            return obj;
-        };
         if let Some(meta) = &meta {
-            if let Some(m) = exclusive.meta_mut().as_object_meta_mut() {
+            if let Some(m) = Arc::make_mut(&mut obj).meta_mut().as_object_meta_mut() {
                 meta(m);
             }
         }
-        let Some(transform) = &transform else {
-            return obj;
-        };
-        match Arc::try_unwrap(obj) {
-            Ok(owned) => Arc::new(transform(owned)),
-            // `exclusive` left it the only holder, so this does not happen.
-            Err(obj) => obj,
+        match &transform {
+            Some(transform) => Arc::new(transform(Arc::unwrap_or_clone(obj))),
+            None => obj,
         }
     }))
-}
-
-/// `obj`, made the only holder of its object: objects the client decodes always are; one
-/// a hand-written [`ListerWatcher`] still shares is copied through its JSON form (`K` need
-/// not be `Clone`). `None`, logged, when that copy fails.
-///
-/// The copy encodes as the compact cache does and decodes as lists do: a second JSON
-/// encoder or decoder of `K` would be compiled into every user's binary for each resource
-/// (for a Pod, a quarter of the app's code).
-fn exclusive<K: Object>(obj: &mut Arc<K>) -> Option<&mut K> {
-    if Arc::get_mut(obj).is_none() {
-        let copied = serde_json::to_vec(&**obj).and_then(|json| crate::json::from_slice(&json));
-        match copied {
-            Ok(copy) => *obj = Arc::new(copy),
-            Err(e) => {
-                tracing::error!(error = %e, "an object its lister-watcher still shares could not be copied to transform it; cached as it came");
-                return None;
-            }
-        }
-    }
-    Arc::get_mut(obj)
 }
 
 #[cfg(test)]

@@ -62,8 +62,6 @@
 mod backoff;
 mod delta_apply;
 mod delta_channel;
-// The client's JSON decoder, shared so the cache decodes its compact form as lists are decoded.
-use informer_client::json;
 pub mod dynamic;
 pub mod factory;
 pub mod failure;

@@ -88,8 +88,8 @@ pub trait Projection:
 /// a lighter metadata type: [`ViewMeta`], or any type of yours implementing
 /// [`Meta`](crate::object::Meta).
 ///
-/// `View` must derive serde's `Deserialize` and `Serialize` (the compact cache keeps
-/// objects encoded) and have a field `metadata` of that type; every other field is up to
+/// `View` must derive `Clone` and serde's `Deserialize` and `Serialize` (see
+/// [`Object`](crate::Object)) and have a field `metadata` of that type; every other field is up to
 /// you. The macro implements k8s-openapi's `Resource` and `ListableResource` for `View`
 /// with `Of`'s group, version, kind, plural and scope, `Metadata` through the `metadata`
 /// field, and [`Projection`] with `Of` as its resource. See the [module docs](mod@crate::projection).
@@ -99,14 +99,14 @@ pub trait Projection:
 /// use informer_runtime::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 /// use informer_runtime::k8s_openapi::Resource;
 ///
-/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[derive(Clone, serde::Deserialize, serde::Serialize)]
 /// struct DeploymentReplicas {
 ///     #[serde(default)]
 ///     metadata: ObjectMeta,
 ///     spec: Option<Replicas>,
 /// }
 ///
-/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[derive(Clone, serde::Deserialize, serde::Serialize)]
 /// struct Replicas {
 ///     replicas: Option<i32>,
 /// }
@@ -120,7 +120,7 @@ pub trait Projection:
 ///
 /// ```compile_fail,E0609
 /// # use informer_runtime::k8s_openapi::api::apps::v1::Deployment;
-/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[derive(Clone, serde::Deserialize, serde::Serialize)]
 /// struct Replicas {
 ///     replicas: Option<i32>,
 /// }
@@ -187,13 +187,13 @@ macro_rules! projection {
 /// use informer_runtime::projection::ViewMeta;
 /// use informer_runtime::Meta;
 ///
-/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[derive(Clone, serde::Deserialize, serde::Serialize)]
 /// struct PodPhase {
 ///     metadata: ViewMeta,
 ///     status: Option<Phase>,
 /// }
 ///
-/// #[derive(serde::Deserialize, serde::Serialize)]
+/// #[derive(Clone, serde::Deserialize, serde::Serialize)]
 /// struct Phase {
 ///     phase: Option<String>,
 /// }
@@ -507,7 +507,7 @@ mod tests {
         json["kind"] = "Pod".into();
         json["metadata"]["managedFields"] = serde_json::json!([{"manager": "kubelet", "fieldsV1": {"f:status": {"k:{\"type\":\"Ready\"}": {}}}}]);
         let bytes = serde_json::to_vec(&json).unwrap();
-        let mut decoded: PodView = crate::json::from_slice(&bytes).unwrap();
+        let mut decoded: PodView = informer_client::json::from_slice(&bytes).unwrap();
         assert_eq!(
             decoded.metadata.managed_fields.take().map(|m| m.len()),
             Some(1)
@@ -528,7 +528,7 @@ mod tests {
         let mut json = serde_json::to_value(pod("web-0")).unwrap();
         json["metadata"]["managedFields"] = serde_json::json!([{"manager": "kubelet"}]);
         let decoded: LeanView =
-            crate::json::from_slice(&serde_json::to_vec(&json).unwrap()).unwrap();
+            informer_client::json::from_slice(&serde_json::to_vec(&json).unwrap()).unwrap();
         let full = pod("web-0").metadata;
         assert_eq!(
             decoded.metadata,

@@ -312,7 +312,8 @@ type Set<T> = HashSet<T, foldhash::fast::RandomState>;
 /// `Full` keeps every object decoded: a lister `get` is a hash lookup and a reference-count
 /// increment, at the memory cost of a decoded object (tens of KB for a k8s-openapi `Pod`).
 ///
-/// `Compact` keeps every object as LZ4-compressed JSON (about a tenth of the decoded size)
+/// `Compact` (with the `compact` feature) keeps every object as LZ4-compressed JSON (about a
+/// tenth of the decoded size)
 /// and only the `hot` most recently read objects decoded. In exchange, reads that miss the
 /// hot set decode the object (tens of µs for a Pod), every change encodes the new object
 /// and decodes the old one, and `list`/`by_index` decode what they return. Handlers are not
@@ -325,6 +326,7 @@ pub enum CacheMode {
     #[default]
     Full,
     /// Objects kept compressed, with at most `hot` of them also kept decoded.
+    #[cfg(feature = "compact")]
     Compact {
         /// How many recently read objects stay decoded.
         hot: usize,
@@ -333,6 +335,7 @@ pub enum CacheMode {
 
 impl CacheMode {
     /// Compact storage keeping the `hot` most recently read objects decoded.
+    #[cfg(feature = "compact")]
     pub fn compact(hot: usize) -> Self {
         Self::Compact { hot }
     }
@@ -342,11 +345,24 @@ impl CacheMode {
 enum Slot<K> {
     Decoded(Arc<K>),
     /// LZ4 block of the object's JSON, prefixed with its length.
+    #[cfg(feature = "compact")]
     Encoded(Box<[u8]>),
+}
+
+impl<K> Slot<K> {
+    fn is_encoded(&self) -> bool {
+        match self {
+            Slot::Decoded(_) => false,
+            #[cfg(feature = "compact")]
+            Slot::Encoded(_) => true,
+        }
+    }
 }
 
 /// Recently read objects of a compact indexer, evicted oldest first.
 struct HotSet<K> {
+    // Only remembering an object reads it, and only compact caches remember objects.
+    #[cfg_attr(not(feature = "compact"), allow(dead_code))]
     capacity: usize,
     objects: Map<Arc<str>, Arc<K>>,
     order: VecDeque<Arc<str>>,
@@ -370,6 +386,7 @@ impl<K> HotSet<K> {
     /// ago (for a Pod, a hundred allocations gone cold in the CPU caches) costs a good part
     /// of what decoding one does.
     #[must_use]
+    #[cfg(feature = "compact")]
     fn remember(&mut self, key: &Arc<str>, obj: &Arc<K>) -> Option<Arc<K>> {
         if self.capacity == 0 || self.objects.insert(key.clone(), obj.clone()).is_some() {
             return None;
@@ -474,13 +491,18 @@ fn write<T>(l: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
     l.write().unwrap_or_else(|e| e.into_inner())
 }
 
+// Behind a feature: the encoder is the only user of `K: Serialize` on an informer's path, and
+// it would otherwise be compiled into every binary for every resource it watches (for a Pod,
+// a sixth of an app's code), whether or not a cache is ever compact.
+#[cfg(feature = "compact")]
 fn encode<K: Object>(obj: &K) -> Result<Box<[u8]>, serde_json::Error> {
     let json = serde_json::to_vec(obj)?;
     Ok(lz4_flex::compress_prepend_size(&json).into_boxed_slice())
 }
 
+#[cfg(feature = "compact")]
 fn decode<K: Object>(bytes: &[u8]) -> Result<K, String> {
-    crate::json::from_lz4_block(bytes)
+    informer_client::json::from_lz4_block(bytes)
 }
 
 impl<K: Object> Shared<K> {
@@ -489,11 +511,20 @@ impl<K: Object> Shared<K> {
     }
 
     /// The object in `slot`, decoded if need be; `remember` keeps it in the hot set.
+    // Without the `compact` feature every slot is decoded, and what finds or makes an
+    // encoded one goes unused.
+    #[cfg_attr(not(feature = "compact"), allow(unused_variables))]
     fn object(&self, key: &Arc<str>, slot: &Slot<K>, remember: bool) -> Option<Arc<K>> {
-        let bytes = match slot {
-            Slot::Decoded(obj) => return Some(obj.clone()),
-            Slot::Encoded(bytes) => bytes,
-        };
+        match slot {
+            Slot::Decoded(obj) => Some(obj.clone()),
+            #[cfg(feature = "compact")]
+            Slot::Encoded(bytes) => self.decoded(key, bytes, remember),
+        }
+    }
+
+    /// The object encoded as `bytes`, from the hot set when it is there.
+    #[cfg(feature = "compact")]
+    fn decoded(&self, key: &Arc<str>, bytes: &[u8], remember: bool) -> Option<Arc<K>> {
         if let Some(obj) = lock(&self.hot).get(key) {
             return Some(obj);
         }
@@ -519,7 +550,11 @@ impl<K: Object> Shared<K> {
         self.object(key, slot, remember)
     }
 
+    // Without the `compact` feature every slot is decoded, and what finds or makes an
+    // encoded one goes unused.
+    #[cfg_attr(not(feature = "compact"), allow(unused_variables))]
     fn slot_for(&self, mode: CacheMode, key: &str, obj: &Arc<K>) -> Slot<K> {
+        #[cfg(feature = "compact")]
         if let CacheMode::Compact { .. } = mode {
             match encode(obj.as_ref()) {
                 Ok(bytes) => return Slot::Encoded(bytes),
@@ -536,7 +571,7 @@ impl<K: Object> Shared<K> {
     /// reader decodes and remembers only under that shard's read lock, so no reader can
     /// put back an older object for the key afterwards.
     fn rehot(&self, key: &str, old: Option<&Slot<K>>, new: Option<&Arc<K>>) -> Option<Arc<K>> {
-        if !matches!(old, Some(Slot::Encoded(_))) && new.is_none() {
+        if !old.is_some_and(Slot::is_encoded) && new.is_none() {
             return None;
         }
         let mut hot = lock(&self.hot);
@@ -549,9 +584,13 @@ impl<K: Object> Shared<K> {
     }
 
     /// The object of a slot taken out of the store, from the hot set's copy when it had one.
+    // Without the `compact` feature every slot is decoded, and what finds or makes an
+    // encoded one goes unused.
+    #[cfg_attr(not(feature = "compact"), allow(unused_variables))]
     fn taken(&self, key: &Arc<str>, slot: Slot<K>, hot: Option<Arc<K>>) -> Option<Arc<K>> {
         match slot {
             Slot::Decoded(obj) => Some(obj),
+            #[cfg(feature = "compact")]
             Slot::Encoded(bytes) => hot.or_else(|| match decode::<K>(&bytes) {
                 Ok(obj) => Some(Arc::new(obj)),
                 Err(e) => {
@@ -579,7 +618,7 @@ impl<K: Object> Shared<K> {
         slot: Slot<K>,
         obj: &Arc<K>,
     ) -> SlotChange<K, Option<Slot<K>>> {
-        let compact = matches!(slot, Slot::Encoded(_));
+        let compact = slot.is_encoded();
         let (key, old) = match items.get_key_value(key).map(|(k, _)| k.clone()) {
             // The key already held keeps serving the indexes that name it.
             Some(held) => {
@@ -592,7 +631,7 @@ impl<K: Object> Shared<K> {
                 (key, None)
             }
         };
-        let hot = if compact || matches!(old, Some(Slot::Encoded(_))) {
+        let hot = if compact || old.as_ref().is_some_and(Slot::is_encoded) {
             self.rehot(&key, old.as_ref(), Some(obj))
         } else {
             None
@@ -920,6 +959,7 @@ impl<K: Object> StoreWriter<K> {
 fn hot_capacity(mode: CacheMode) -> usize {
     match mode {
         CacheMode::Full => 0,
+        #[cfg(feature = "compact")]
         CacheMode::Compact { hot } => hot,
     }
 }
@@ -1315,13 +1355,21 @@ mod tests {
         (s, w)
     }
 
+    /// Every cache mode this build has, compact ones keeping `hot` objects decoded.
+    #[cfg(feature = "compact")]
+    fn modes(hot: &[usize]) -> Vec<CacheMode> {
+        let compact = hot.iter().map(|&hot| CacheMode::compact(hot));
+        std::iter::once(CacheMode::Full).chain(compact).collect()
+    }
+
+    #[cfg(not(feature = "compact"))]
+    fn modes(_hot: &[usize]) -> Vec<CacheMode> {
+        vec![CacheMode::Full]
+    }
+
     #[test]
     fn compact_mode_reads_and_indexes_like_full_mode() {
-        for mode in [
-            CacheMode::Full,
-            CacheMode::compact(0),
-            CacheMode::compact(2),
-        ] {
+        for mode in modes(&[0, 2]) {
             let (s, mut w) = with_mode(mode);
             assert_eq!(s.cache_mode(), mode);
             for i in 0..10 {
@@ -1369,6 +1417,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "compact")]
     fn the_hot_set_stays_bounded_and_current() {
         let (s, mut w) = with_mode(CacheMode::compact(2));
         for i in 0..5 {
@@ -1396,6 +1445,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "compact")]
     fn the_cache_mode_is_chosen_while_empty() {
         let (s, mut w) = with_mode(CacheMode::Full);
         w.insert(cm("a", "x", "web"));
@@ -1407,7 +1457,7 @@ mod tests {
     #[test]
     fn reads_during_writes_see_one_consistent_state() {
         use std::sync::atomic::{AtomicBool, Ordering};
-        for mode in [CacheMode::Full, CacheMode::compact(4)] {
+        for mode in modes(&[4]) {
             let (s, mut w) = with_mode(mode);
             // `a/stable` is only ever updated: every read by key must find it.
             w.insert(cm("a", "stable", "a"));
@@ -1492,7 +1542,7 @@ mod tests {
     #[test]
     fn a_batch_write_is_seen_whole_and_indexed_like_single_writes() {
         use std::sync::atomic::{AtomicBool, Ordering};
-        for mode in [CacheMode::Full, CacheMode::compact(2)] {
+        for mode in modes(&[2]) {
             let (s, mut w) = with_mode(mode);
             for i in 0..100 {
                 w.insert(cm("a", &format!("x{i}"), "0"));

@@ -207,11 +207,15 @@ async fn managed_fields_are_dropped_before_transforms_unless_kept() {
 async fn informers_of_every_source_are_built_with_the_factory_options() {
     let server = Server::start(None, serve).await;
     let client = Client::new(Config::new(&server.url)).unwrap();
+    #[cfg(feature = "compact")]
+    let mode = CacheMode::compact(4);
+    #[cfg(not(feature = "compact"))]
+    let mode = CacheMode::Full;
     let Factory(core) = FactoryBuilder::<Factory>::new(client)
         .namespace("shop")
         .tweak_list_options(|o| o.label_selector = Some("tier=web".into()))
         .resync_for::<Pod>(Duration::from_secs(90))
-        .cache_mode(CacheMode::compact(4))
+        .cache_mode(mode)
         .build();
     // A typed source (through `Api`) and a collection path (as dynamic, metadata-only and
     // kube-rs informers have), the second with a page size of its own.
@@ -225,7 +229,7 @@ async fn informers_of_every_source_are_built_with_the_factory_options() {
     );
     assert_eq!(path_pods.name(), "core/v1/pods");
     for informer in [&typed_pods, &path_pods] {
-        assert_eq!(informer.indexer().cache_mode(), CacheMode::compact(4));
+        assert_eq!(informer.indexer().cache_mode(), mode);
     }
 
     core.start();

@@ -53,6 +53,7 @@ impl Scratch {
             .map_err(|e| serde_json::Error::custom(e.to_string()))
     }
 
+    #[cfg(feature = "compact")]
     fn decode_lz4<T: DeserializeOwned>(&mut self, block: &[u8]) -> Result<T, String> {
         let (size, compressed) =
             lz4_flex::block::uncompressed_size(block).map_err(|e| e.to_string())?;
@@ -384,6 +385,7 @@ pub(crate) fn from_slice_omitting<T: DeserializeOwned>(
 /// `lz4_flex::compress_prepend_size` writes it, that this process encoded from a decoded
 /// `T` (the compact cache): decompressed straight into the scratch buffer, and not scanned
 /// for depth, since its nesting is that of an object that passed the scan when first decoded.
+#[cfg(feature = "compact")]
 pub fn from_lz4_block<T: DeserializeOwned>(block: &[u8]) -> Result<T, String> {
     with_scratch(|scratch| scratch.decode_lz4(block))
 }

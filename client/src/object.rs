@@ -7,13 +7,15 @@ use serde::Serialize;
 use crate::labels::Labels;
 
 /// An object an informer can cache: it decodes from and encodes to JSON (the compact cache
-/// keeps it encoded) and carries metadata the runtime can read through [`Meta`].
+/// keeps it encoded), can be copied (a transform edits its own copy of an object a
+/// hand-written source still shares) and carries metadata the runtime can read through
+/// [`Meta`].
 ///
 /// Every k8s-openapi resource type (and every generated CRD type) implements it
 /// through the blanket impl, with `ObjectMeta` as its [`Meta`](Object::Meta); dynamic and
 /// metadata-only objects implement it by hand, and a projection (informer-runtime's
 /// `projection` module) may carry a lighter metadata type such as its `ViewMeta`.
-pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
+pub trait Object: DeserializeOwned + Serialize + Clone + Send + Sync + 'static {
     /// The type of the object's `metadata`: `ObjectMeta` for every full object.
     type Meta: Meta;
     /// The object's metadata.
@@ -24,7 +26,7 @@ pub trait Object: DeserializeOwned + Serialize + Send + Sync + 'static {
 
 impl<K> Object for K
 where
-    K: k8s_openapi::Metadata + DeserializeOwned + Serialize + Send + Sync + 'static,
+    K: k8s_openapi::Metadata + DeserializeOwned + Serialize + Clone + Send + Sync + 'static,
     K::Ty: Meta,
 {
     type Meta = K::Ty;

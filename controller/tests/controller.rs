@@ -177,6 +177,7 @@ where
         + k8s_openapi::Metadata<Ty = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,

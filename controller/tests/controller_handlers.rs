@@ -31,6 +31,7 @@ where
         + k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,

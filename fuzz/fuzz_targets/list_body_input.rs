@@ -32,7 +32,7 @@ struct Reference {
 }
 
 /// A projection of Pods keeping only the metadata the runtime reads.
-#[derive(serde::Deserialize, serde::Serialize)]
+#[derive(Clone, serde::Deserialize, serde::Serialize)]
 struct LeanPod {
     #[serde(default)]
     metadata: ViewMeta,

@@ -26,6 +26,7 @@ where
         + k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,
@@ -41,6 +42,7 @@ where
         + k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,
@@ -103,6 +105,7 @@ where
     K: k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,
@@ -147,6 +150,7 @@ where
     K: k8s_openapi::Metadata<Ty = ObjectMeta>
         + serde::de::DeserializeOwned
         + serde::Serialize
+        + Clone
         + Send
         + Sync
         + 'static,
