@@ -365,8 +365,9 @@ fn lay_out(root: &Module, layout: &Layout) -> Result<GeneratedFiles, EmitError> 
     let mut files = GeneratedFiles::default();
     match layout {
         Layout::SingleFile { file_name } => {
-            let tokens = single_file_tokens(root);
-            files.insert(file_name.into(), format_file(&root.name, tokens)?);
+            let mut file = parse_file(&root.name, single_file_tokens(root))?;
+            allow_unused(&mut file);
+            files.insert(file_name.into(), prettyplease::unparse(&file));
         }
         Layout::Tree { root_file } => {
             tree_files(root, std::path::Path::new(""), root_file, &mut files)?;
@@ -376,11 +377,35 @@ fn lay_out(root: &Module, layout: &Layout) -> Result<GeneratedFiles, EmitError> 
 }
 
 fn format_file(module: &str, tokens: TokenStream) -> Result<String, EmitError> {
-    let file: syn::File = syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
+    Ok(prettyplease::unparse(&parse_file(module, tokens)?))
+}
+
+fn parse_file(module: &str, tokens: TokenStream) -> Result<syn::File, EmitError> {
+    syn::parse2(tokens).map_err(|source| EmitError::Unparsable {
         module: module.to_owned(),
         source,
-    })?;
-    Ok(prettyplease::unparse(&file))
+    })
+}
+
+/// Marks every top-level item `#[allow(dead_code)]`. One file is `include!`d into a module of
+/// the user's crate, often a binary's, which uses a few of its informers, listers and
+/// clients: the rest must not warn. A module's attribute covers everything inside it.
+fn allow_unused(file: &mut syn::File) {
+    for item in &mut file.items {
+        let attrs = match item {
+            syn::Item::Struct(i) => &mut i.attrs,
+            syn::Item::Enum(i) => &mut i.attrs,
+            syn::Item::Impl(i) => &mut i.attrs,
+            syn::Item::Fn(i) => &mut i.attrs,
+            syn::Item::Mod(i) => &mut i.attrs,
+            syn::Item::Trait(i) => &mut i.attrs,
+            syn::Item::Type(i) => &mut i.attrs,
+            syn::Item::Const(i) => &mut i.attrs,
+            syn::Item::Static(i) => &mut i.attrs,
+            _ => continue,
+        };
+        attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+    }
 }
 
 /// A module's items with inline child modules. No inner doc at the top: `include!`

@@ -1,8 +1,10 @@
 /// Shared informers of every resource of CustomResourceDefinitions: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct SharedInformerFactory {
     factory: ::kube_informers::SharedInformerFactoryCore,
 }
+#[allow(dead_code)]
 impl ::std::convert::From<::kube_informers::SharedInformerFactoryCore>
 for SharedInformerFactory {
     fn from(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
@@ -11,12 +13,14 @@ for SharedInformerFactory {
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
+#[allow(dead_code)]
 impl ::kube_informers::InformerFactory for SharedInformerFactory {
     #[inline]
     fn factory_core(&self) -> &::kube_informers::SharedInformerFactoryCore {
         &self.factory
     }
 }
+#[allow(dead_code)]
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
@@ -111,9 +115,11 @@ impl SharedInformerFactory {
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct Clientset {
     client: ::kube_informers::Client,
 }
+#[allow(dead_code)]
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
@@ -134,12 +140,14 @@ impl Clientset {
 /// Metadata-only informers of every resource of CustomResourceDefinitions, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
 ///
 /// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
+#[allow(dead_code)]
 pub trait MetadataGroups {
     /// The metadata-only informers of `example.com`.
     fn shop(&self) -> shop::MetadataGroup;
     /// The metadata-only informers of `tools.example.org`.
     fn tools(&self) -> tools::MetadataGroup;
 }
+#[allow(dead_code)]
 impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     #[inline]
     fn shop(&self) -> shop::MetadataGroup {
@@ -151,6 +159,7 @@ impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     }
 }
 /// Informers of example.com.
+#[allow(dead_code)]
 pub mod shop {
     /// The informers of example.com in a factory, by version.
     #[derive(Clone)]
@@ -696,6 +705,7 @@ pub mod shop {
     }
 }
 /// Informers of tools.example.org.
+#[allow(dead_code)]
 pub mod tools {
     /// The informers of tools.example.org in a factory, by version.
     #[derive(Clone)]
@@ -953,6 +963,7 @@ pub mod tools {
     }
 }
 /// Custom resources of API group `example.com`.
+#[allow(dead_code)]
 pub mod example_com {
     /// `example.com/v1`: `Widget`.
     pub mod v1 {
@@ -2201,6 +2212,7 @@ pub mod example_com {
     }
 }
 /// Custom resources of API group `tools.example.org`.
+#[allow(dead_code)]
 pub mod tools_example_org {
     /// `tools.example.org/v2`: `Gadget`.
     pub mod v2 {

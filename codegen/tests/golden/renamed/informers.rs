@@ -1,8 +1,10 @@
 /// Shared informers of every resource of the golden fixture: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct SharedInformerFactory {
     factory: ::kube_informers::SharedInformerFactoryCore,
 }
+#[allow(dead_code)]
 impl ::std::convert::From<::kube_informers::SharedInformerFactoryCore>
 for SharedInformerFactory {
     fn from(factory: ::kube_informers::SharedInformerFactoryCore) -> Self {
@@ -11,12 +13,14 @@ for SharedInformerFactory {
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
+#[allow(dead_code)]
 impl ::kube_informers::InformerFactory for SharedInformerFactory {
     #[inline]
     fn factory_core(&self) -> &::kube_informers::SharedInformerFactoryCore {
         &self.factory
     }
 }
+#[allow(dead_code)]
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
@@ -158,9 +162,11 @@ impl SharedInformerFactory {
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct Clientset {
     client: ::kube_informers::Client,
 }
+#[allow(dead_code)]
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
@@ -196,6 +202,7 @@ impl Clientset {
 /// Metadata-only informers of every resource of the golden fixture, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
 ///
 /// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
+#[allow(dead_code)]
 pub trait MetadataGroups {
     /// The metadata-only informers of `autoscaling`.
     fn autoscaling(&self) -> autoscaling::MetadataGroup;
@@ -208,6 +215,7 @@ pub trait MetadataGroups {
     /// The metadata-only informers of `apps`.
     fn workloads(&self) -> workloads::MetadataGroup;
 }
+#[allow(dead_code)]
 impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     #[inline]
     fn autoscaling(&self) -> autoscaling::MetadataGroup {
@@ -231,6 +239,7 @@ impl MetadataGroups for ::kube_informers::MetadataSharedInformerFactory {
     }
 }
 /// Informers of autoscaling.
+#[allow(dead_code)]
 pub mod autoscaling {
     /// The informers of autoscaling in a factory, by version.
     #[derive(Clone)]
@@ -798,6 +807,7 @@ pub mod autoscaling {
     }
 }
 /// Informers of flowcontrol.apiserver.k8s.io.
+#[allow(dead_code)]
 pub mod flowcontrol_apiserver {
     /// The informers of flowcontrol.apiserver.k8s.io in a factory, by version.
     #[derive(Clone)]
@@ -1053,6 +1063,7 @@ pub mod flowcontrol_apiserver {
     }
 }
 /// Informers of the core API group.
+#[allow(dead_code)]
 pub mod kube {
     /// The informers of the core API group in a factory, by version.
     #[derive(Clone)]
@@ -1467,6 +1478,7 @@ pub mod kube {
     }
 }
 /// Informers of rbac.authorization.k8s.io.
+#[allow(dead_code)]
 pub mod rbac_authorization {
     /// The informers of rbac.authorization.k8s.io in a factory, by version.
     #[derive(Clone)]
@@ -1720,6 +1732,7 @@ pub mod rbac_authorization {
     }
 }
 /// Informers of apps.
+#[allow(dead_code)]
 pub mod workloads {
     /// The informers of apps in a factory, by version.
     #[derive(Clone)]

@@ -1,8 +1,10 @@
 /// Shared informers of every resource of the golden fixture: one informer per type, started, synced and shut down together (client-go's `SharedInformerFactory`).
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct SharedInformerFactory {
     factory: ::informer_runtime::SharedInformerFactoryCore,
 }
+#[allow(dead_code)]
 impl ::std::convert::From<::informer_runtime::SharedInformerFactoryCore>
 for SharedInformerFactory {
     fn from(factory: ::informer_runtime::SharedInformerFactoryCore) -> Self {
@@ -11,12 +13,14 @@ for SharedInformerFactory {
 }
 /// `start()`, `wait_for_cache_sync()`, `wait_for_cache_sync_timeout()` and
 /// `shutdown()`, as every factory of the runtime has them.
+#[allow(dead_code)]
 impl ::informer_runtime::InformerFactory for SharedInformerFactory {
     #[inline]
     fn factory_core(&self) -> &::informer_runtime::SharedInformerFactoryCore {
         &self.factory
     }
 }
+#[allow(dead_code)]
 impl SharedInformerFactory {
     /// A builder for a factory with options: namespace, tweak_list_options,
     /// default and per-type resync, transform.
@@ -158,9 +162,11 @@ impl SharedInformerFactory {
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
+#[allow(dead_code)]
 pub struct Clientset {
     client: ::informer_runtime::Client,
 }
+#[allow(dead_code)]
 impl Clientset {
     /// The clientset over `client` (its server, credentials and default namespace).
     #[inline]
@@ -196,6 +202,7 @@ impl Clientset {
 /// Metadata-only informers of every resource of the golden fixture, by group and version: `metadata_factory.<group>().<version>().<resources>()` is the factory's `typed::<Kind>()` informer, caching only each object's `ObjectMeta` (`PartialObjectMeta<Kind>`), the same informer on every call.
 ///
 /// Implemented for the runtime's `MetadataSharedInformerFactory`; bring it into scope to use the accessors.
+#[allow(dead_code)]
 pub trait MetadataGroups {
     /// The metadata-only informers of `apps`.
     fn apps(&self) -> apps::MetadataGroup;
@@ -208,6 +215,7 @@ pub trait MetadataGroups {
     /// The metadata-only informers of `rbac.authorization.k8s.io`.
     fn rbac_authorization(&self) -> rbac_authorization::MetadataGroup;
 }
+#[allow(dead_code)]
 impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
     #[inline]
     fn apps(&self) -> apps::MetadataGroup {
@@ -231,6 +239,7 @@ impl MetadataGroups for ::informer_runtime::MetadataSharedInformerFactory {
     }
 }
 /// Informers of apps.
+#[allow(dead_code)]
 pub mod apps {
     /// The informers of apps in a factory, by version.
     #[derive(Clone)]
@@ -460,6 +469,7 @@ pub mod apps {
     }
 }
 /// Informers of autoscaling.
+#[allow(dead_code)]
 pub mod autoscaling {
     /// The informers of autoscaling in a factory, by version.
     #[derive(Clone)]
@@ -887,6 +897,7 @@ pub mod autoscaling {
     }
 }
 /// Informers of the core API group.
+#[allow(dead_code)]
 pub mod core {
     /// The informers of the core API group in a factory, by version.
     #[derive(Clone)]
@@ -1220,6 +1231,7 @@ pub mod core {
     }
 }
 /// Informers of flowcontrol.apiserver.k8s.io.
+#[allow(dead_code)]
 pub mod flowcontrol_apiserver {
     /// The informers of flowcontrol.apiserver.k8s.io in a factory, by version.
     #[derive(Clone)]
@@ -1439,6 +1451,7 @@ pub mod flowcontrol_apiserver {
     }
 }
 /// Informers of rbac.authorization.k8s.io.
+#[allow(dead_code)]
 pub mod rbac_authorization {
     /// The informers of rbac.authorization.k8s.io in a factory, by version.
     #[derive(Clone)]

@@ -1,4 +1,5 @@
 /// Listers of apps.
+#[allow(dead_code)]
 pub mod apps {
     /// Listers of apps/v1.
     pub mod v1 {
@@ -70,6 +71,7 @@ pub mod apps {
     }
 }
 /// Listers of autoscaling.
+#[allow(dead_code)]
 pub mod autoscaling {
     /// Listers of autoscaling/v1.
     pub mod v1 {
@@ -231,6 +233,7 @@ pub mod autoscaling {
     }
 }
 /// Listers of the core API group.
+#[allow(dead_code)]
 pub mod core {
     /// Listers of core/v1.
     pub mod v1 {
@@ -334,6 +337,7 @@ pub mod core {
     }
 }
 /// Listers of flowcontrol.apiserver.k8s.io.
+#[allow(dead_code)]
 pub mod flowcontrol_apiserver {
     /// Listers of flowcontrol.apiserver.k8s.io/v1.
     pub mod v1 {
@@ -382,6 +386,7 @@ pub mod flowcontrol_apiserver {
     }
 }
 /// Listers of rbac.authorization.k8s.io.
+#[allow(dead_code)]
 pub mod rbac_authorization {
     /// Listers of rbac.authorization.k8s.io/v1.
     pub mod v1 {
