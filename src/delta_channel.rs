@@ -146,37 +146,29 @@ mod tests {
         assert_eq!(rx.pop().await, None);
     }
 
-    #[test]
-    fn erased_deltas_come_back_as_the_type_they_carry() {
-        let one: Arc<Erased> = Arc::new(1u32);
-        let erased: Vec<Delta<Erased>> = vec![
+    /// A delta of every kind, those that carry an object carrying `obj`.
+    fn every_kind<K: ?Sized>(obj: Arc<K>) -> Vec<Delta<K>> {
+        vec![
             Delta::ListStart,
-            Delta::Replaced(one.clone()),
+            Delta::Replaced(obj.clone()),
             Delta::ListEnd("3".into()),
             Delta::Bookmark("4".into()),
-            Delta::Added(one.clone()),
-            Delta::Updated(one.clone()),
-            Delta::Deleted(one.clone()),
+            Delta::Scope(crate::sharding::ShardAssignment::Nothing),
+            Delta::Added(obj.clone()),
+            Delta::Updated(obj.clone()),
+            Delta::Deleted(obj),
             Delta::Sync,
-        ];
+        ]
+    }
+
+    #[test]
+    fn erased_deltas_come_back_as_the_type_they_carry() {
+        let erased = every_kind::<Erased>(Arc::new(1u32));
         let typed: Vec<Delta<u32>> = erased
             .into_iter()
             .map(|d| d.downcast::<u32>().unwrap())
             .collect();
-        let one = Arc::new(1u32);
-        assert_eq!(
-            typed,
-            [
-                Delta::ListStart,
-                Delta::Replaced(one.clone()),
-                Delta::ListEnd("3".into()),
-                Delta::Bookmark("4".into()),
-                Delta::Added(one.clone()),
-                Delta::Updated(one.clone()),
-                Delta::Deleted(one),
-                Delta::Sync,
-            ]
-        );
+        assert_eq!(typed, every_kind(Arc::new(1u32)));
         let other: Delta<Erased> = Delta::Updated(Arc::new("not a u32"));
         let back = other.downcast::<u32>().unwrap_err();
         assert_eq!(back.downcast_ref::<&str>(), Some(&"not a u32"));
