@@ -327,6 +327,7 @@ pub enum CacheMode {
     Full,
     /// Objects kept compressed, with at most `hot` of them also kept decoded.
     #[cfg(feature = "compact")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "compact")))]
     Compact {
         /// How many recently read objects stay decoded.
         hot: usize,
@@ -336,6 +337,7 @@ pub enum CacheMode {
 impl CacheMode {
     /// Compact storage keeping the `hot` most recently read objects decoded.
     #[cfg(feature = "compact")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "compact")))]
     pub fn compact(hot: usize) -> Self {
         Self::Compact { hot }
     }

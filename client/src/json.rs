@@ -386,6 +386,7 @@ pub(crate) fn from_slice_omitting<T: DeserializeOwned>(
 /// `T` (the compact cache): decompressed straight into the scratch buffer, and not scanned
 /// for depth, since its nesting is that of an object that passed the scan when first decoded.
 #[cfg(feature = "compact")]
+#[cfg_attr(docsrs, doc(cfg(feature = "compact")))]
 pub fn from_lz4_block<T: DeserializeOwned>(block: &[u8]) -> Result<T, String> {
     with_scratch(|scratch| scratch.decode_lz4(block))
 }
