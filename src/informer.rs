@@ -25,7 +25,7 @@ use crate::lister_watcher::ListerWatcher;
 use crate::object::{object_key, Meta as _, Object};
 use crate::processor::Processor;
 use crate::reflector::{
-    Reflector, ReflectorConfig, ReflectorStatus, Typed, DEFAULT_INITIAL_EVENTS_TIMEOUT,
+    Reflector, ReflectorConfig, ReflectorStatus, TypedUpstream, DEFAULT_INITIAL_EVENTS_TIMEOUT,
     DEFAULT_PAGE_SIZE,
 };
 use crate::shard::ShardSelector;
@@ -421,11 +421,11 @@ impl<K: Object> SharedIndexInformer<K> {
                 return;
             };
             let (tx, rx) = delta_queue(usize::try_from(config.page_size).unwrap_or(500).max(64));
-            let source = Arc::new(Typed {
+            let upstream = Arc::new(TypedUpstream {
                 lister_watcher,
                 prepare,
             });
-            let reflector = Reflector::new(source, tx, config, this.inner.status.clone());
+            let reflector = Reflector::new(upstream, tx, config, this.inner.status.clone());
             let run_cancel = cancel.child_token();
             tokio::join!(
                 async {

@@ -201,7 +201,7 @@ impl Default for ReflectorConfig {
 /// What a reflector needs of its resource's type, behind one object so that the reflector
 /// itself is not generic: its lists and watches are compiled once, where a generic one would
 /// be compiled again for every resource in every binary that watches it.
-pub(crate) trait Source: Send + Sync {
+pub(crate) trait Upstream: Send + Sync {
     /// One page, its objects erased.
     fn list(
         &self,
@@ -218,13 +218,13 @@ pub(crate) trait Source: Send + Sync {
     fn prepare(&self, obj: Arc<Erased>) -> Arc<Erased>;
 }
 
-/// A [`ListerWatcher<K>`] and the transforms of `K`s, as a reflector's [`Source`].
-pub(crate) struct Typed<K> {
+/// A [`ListerWatcher<K>`] and the transforms of `K`s, as a reflector's [`Upstream`].
+pub(crate) struct TypedUpstream<K> {
     pub(crate) lister_watcher: Arc<dyn ListerWatcher<K>>,
     pub(crate) prepare: Option<Prepare<K>>,
 }
 
-impl<K: Object> Source for Typed<K> {
+impl<K: Object> Upstream for TypedUpstream<K> {
     fn list(
         &self,
         options: ListOptions,
@@ -265,7 +265,7 @@ fn erase<K: Object>(obj: Arc<K>) -> Arc<Erased> {
 
 /// Lists and watches one resource into a delta queue.
 pub(crate) struct Reflector {
-    source: Arc<dyn Source>,
+    upstream: Arc<dyn Upstream>,
     queue: DeltaSender<Erased>,
     config: ReflectorConfig,
     status: Arc<ReflectorStatus>,
@@ -319,16 +319,16 @@ enum StreamingEnd {
 }
 
 impl Reflector {
-    /// A reflector feeding `queue` from `source`.
+    /// A reflector feeding `queue` from `upstream`.
     pub(crate) fn new(
-        source: Arc<dyn Source>,
+        upstream: Arc<dyn Upstream>,
         queue: DeltaSender<Erased>,
         config: ReflectorConfig,
         status: Arc<ReflectorStatus>,
     ) -> Self {
         let in_force = ShardAssignment::fixed(config.shard_selector.clone());
         Self {
-            source,
+            upstream,
             queue,
             in_force: Mutex::new(in_force),
             config,
@@ -618,7 +618,7 @@ impl Reflector {
     ) -> Option<Result<WatchStream<Arc<Erased>>, Error>> {
         tokio::select! {
             _ = cancel.cancelled() => None,
-            r = self.source.watch(options) => Some(r),
+            r = self.upstream.watch(options) => Some(r),
         }
     }
 
@@ -650,7 +650,7 @@ impl Reflector {
             let asked = options.shard_selector.clone();
             let page = tokio::select! {
                 _ = cancel.cancelled() => return ListEnd::Stopped,
-                r = self.source.list(options) => r,
+                r = self.upstream.list(options) => r,
             };
             let page = match page {
                 Ok(page) => page,
@@ -681,7 +681,10 @@ impl Reflector {
                 self.status.counters.saw_event();
             }
             for item in page.items {
-                if !self.push(Delta::Replaced(self.source.prepare(item))).await {
+                if !self
+                    .push(Delta::Replaced(self.upstream.prepare(item)))
+                    .await
+                {
                     return ListEnd::Stopped;
                 }
             }
@@ -898,12 +901,12 @@ impl Reflector {
                     continue;
                 }
             };
-            if let Some(rv) = self.source.resource_version(&*obj) {
+            if let Some(rv) = self.upstream.resource_version(&*obj) {
                 if !rv.is_empty() {
                     rv.clone_into(last_rv);
                 }
             }
-            if !self.push(make(self.source.prepare(obj))).await {
+            if !self.push(make(self.upstream.prepare(obj))).await {
                 return WatchEnd::Stopped;
             }
             if !*initial {

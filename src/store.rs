@@ -313,8 +313,7 @@ type Set<T> = HashSet<T, foldhash::fast::RandomState>;
 /// increment, at the memory cost of a decoded object (tens of KB for a k8s-openapi `Pod`).
 ///
 /// `Compact` (with the `compact` feature) keeps every object as LZ4-compressed JSON (about a
-/// tenth of the decoded size)
-/// and only the `hot` most recently read objects decoded. In exchange, reads that miss the
+/// tenth of the decoded size) and only the `hot` most recently read objects decoded. In exchange, reads that miss the
 /// hot set decode the object (tens of µs for a Pod), every change encodes the new object
 /// and decodes the old one, and `list`/`by_index` decode what they return. Handlers are not
 /// affected: they receive the decoded objects as they arrive. Suits large caches read by key
