@@ -1,4 +1,5 @@
-//! Generates the protobuf decoders of the Kubernetes version k8s-openapi is built for.
+//! Generates the protobuf decoders of the Kubernetes version k8s-openapi is built for, for
+//! the API groups whose cargo feature is on.
 
 use std::process::ExitCode;
 
@@ -6,6 +7,7 @@ fn main() -> ExitCode {
     let result = informer_gen::Config::new()
         .runtime_path("crate")
         .k8s_openapi_path("::k8s_openapi")
+        .groups_from_cargo_features()
         .file_name("decoders.rs")
         .generate_protobuf_decoders();
     match result {

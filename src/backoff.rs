@@ -4,8 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-use rand::Rng;
-
 /// Parameters of a [`Backoff`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BackoffConfig {
@@ -57,7 +55,7 @@ impl Backoff {
         self.last_failure = Some(now);
         let base = self.current.min(self.config.max);
         self.current = self.current.saturating_mul(2).min(self.config.max);
-        let jitter = rand::rng().random_range(0.0..0.5);
+        let jitter = crate::jitter::fraction() * 0.5;
         base.saturating_add(base.mul_f64(jitter))
     }
 }

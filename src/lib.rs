@@ -68,6 +68,7 @@ pub mod failure;
 pub mod generic;
 pub mod handler;
 pub mod informer;
+mod jitter;
 #[cfg(feature = "kube")]
 #[cfg_attr(docsrs, doc(cfg(feature = "kube")))]
 pub mod kube;

@@ -29,7 +29,6 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
-use rand::Rng;
 use tokio_util::sync::CancellationToken;
 
 use tokio::sync::watch;
@@ -924,5 +923,5 @@ fn refuses_streaming(e: &Error) -> bool {
 }
 
 fn random_watch_timeout() -> i64 {
-    rand::rng().random_range(300..600)
+    crate::jitter::between(300, 600)
 }

@@ -405,12 +405,35 @@ impl Config {
     /// decodes faithfully, see [`crate::read::protobuf_table`]) of the Kubernetes version
     /// k8s-openapi was built for (or [`Config::k8s_version`]) to [`Config::file_name`];
     /// [`Config::runtime_path`] names the decoding runtime (`informer-protobuf`).
+    ///
+    /// With a group filter ([`Config::allow_groups`], [`Config::deny_groups`],
+    /// [`Config::groups_from_cargo_features`]), only the kept groups' resources get decoders,
+    /// with the structs they reach and the `apimachinery` ones lists and watches need: a
+    /// binary that watches Pods does not compile a decoder for every struct of Kubernetes.
     pub fn generate_protobuf_decoders(&self) -> Result<PathBuf, GenerateError> {
-        let minor = known_minor(&self.kubernetes_version()?)?;
         let decoders_table = ProtobufTable::builtin()?;
+        let filtered = self.allow_groups.is_some()
+            || !self.deny_groups.is_empty()
+            || self.groups_from_features;
+        let (minor, decodable) = if filtered {
+            let table = self.builtin_table()?;
+            let minor = known_minor(&table.kubernetes_version)?;
+            let description = format!("Kubernetes {} ({})", table.kubernetes_version, table.source);
+            let api = self.api(Api::new(&description, &table.resources)?)?;
+            let roots: Vec<String> = api
+                .resources()
+                .filter_map(|(_, _, r)| r.def.ty.k8s_openapi_dotted())
+                .collect();
+            let decodable = decoders_table.reached_from(minor, roots.iter().map(String::as_str));
+            (minor, decodable)
+        } else {
+            let minor = known_minor(&self.kubernetes_version()?)?;
+            (minor, decoders_table.faithful(minor))
+        };
         let text = crate::emit::protobuf::decoders(
             &decoders_table,
             minor,
+            &decodable,
             &self.runtime_path,
             &self.k8s_openapi_path,
         )?;
@@ -583,6 +606,47 @@ mod tests {
         assert!(text.contains("pub mod apps {"));
         assert!(!text.contains("pub mod rbac_authorization {"));
         assert!(!text.contains("pub mod batch {"));
+    }
+
+    #[test]
+    fn protobuf_decoders_follow_the_kept_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let decoders_of = |groups: Option<&[&str]>| {
+            let mut config = Config::new();
+            config
+                .out_dir(dir.path())
+                .emit_cargo_directives(false)
+                .k8s_version("1.36")
+                .k8s_openapi_path("::k8s_openapi");
+            if let Some(groups) = groups {
+                config.allow_groups(groups.iter().copied());
+            }
+            let path = config.generate_protobuf_decoders().unwrap();
+            std::fs::read_to_string(path).unwrap()
+        };
+        // `impl Message` and `impl Described`, each emitted for every decodable struct.
+        let message = |ty: &str| format!("for {ty} {{");
+        let apps = decoders_of(Some(&["apps"]));
+        // A Deployment reaches the core group's PodSpec, and the `apimachinery` structs (the
+        // metadata, discovery) always stay; a Pod itself and other groups' resources go.
+        for kept in [
+            "::k8s_openapi::api::apps::v1::Deployment",
+            "::k8s_openapi::api::core::v1::PodSpec",
+            "::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta",
+            "::k8s_openapi::apimachinery::pkg::apis::meta::v1::APIGroupList",
+        ] {
+            assert!(apps.contains(&message(kept)), "{kept} missing");
+        }
+        for left in [
+            "::k8s_openapi::api::core::v1::Pod",
+            "::k8s_openapi::api::core::v1::ConfigMap",
+            "::k8s_openapi::api::batch::v1::Job",
+        ] {
+            assert!(!apps.contains(&message(left)), "{left} kept");
+        }
+        let everything = decoders_of(None);
+        assert!(everything.contains(&message("::k8s_openapi::api::core::v1::Pod")));
+        assert!(everything.len() > 2 * apps.len());
     }
 
     #[test]

@@ -5,7 +5,14 @@ use informer_gen::read::protobuf_table::ProtobufTable;
 
 fn emit(minor: u32) -> String {
     let table = ProtobufTable::builtin().expect("the checked-in table parses");
-    decoders(&table, minor, "::informer_protobuf", "::k8s_openapi").expect("emits")
+    decoders(
+        &table,
+        minor,
+        &table.faithful(minor),
+        "::informer_protobuf",
+        "::k8s_openapi",
+    )
+    .expect("emits")
 }
 
 #[test]

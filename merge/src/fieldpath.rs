@@ -341,16 +341,19 @@ impl Set {
     }
 
     /// Adds `pe` as a member of this node.
+    #[cfg(feature = "patch")]
     pub(crate) fn insert_member(&mut self, pe: PathElement) {
         self.members.insert(pe);
     }
 
     /// The children, mutable, for building a set node by node.
+    #[cfg(feature = "patch")]
     pub(crate) fn child_mut(&mut self, pe: PathElement) -> &mut Set {
         self.children.entry(pe).or_default()
     }
 
     /// Drops empty children left by building.
+    #[cfg(feature = "patch")]
     pub(crate) fn compact(&mut self) {
         self.children.retain(|_, c| {
             c.compact();

@@ -35,14 +35,27 @@
 //! # Ok::<(), informer_merge::strategic::Error>(())
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub mod apply;
 pub mod extract;
 pub mod fieldpath;
 pub mod go;
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub mod managed;
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub mod schema;
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub mod strategic;
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub mod typed;
 
+#[cfg(feature = "patch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "patch")))]
 pub use go::{GoPanic, UncomparableType};

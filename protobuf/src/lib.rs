@@ -11,6 +11,11 @@
 //! protobuf that its JSON omits, keeps only seconds of a `Time`, prints a `Duration` as a
 //! string, and the codecs and field functions undo each of these.
 //!
+//! The crate's cargo features choose which resources have decoders: every built-in one by
+//! default; without default features, those of the API groups named (`core`, `apps`, …, as
+//! `informers` names them), which is how a binary watching Pods builds only the decoders it
+//! can use.
+//!
 //! [k8s-openapi]: https://docs.rs/k8s-openapi
 
 #![deny(missing_docs)]

@@ -17,7 +17,7 @@ use heck::ToSnakeCase;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{ResourceDef, Scope, TypeRef};
+use crate::model::{ResourceDef, Scope};
 use crate::read::protobuf_table::{leaf_rust_type, Codec, FieldDef, ProtobufTable, Store};
 
 use super::protobuf::{field_ident, path as parse_path};
@@ -90,12 +90,7 @@ pub fn apply_configurations(
     };
     let roots: BTreeMap<String, &ResourceDef> = resources
         .iter()
-        .filter_map(|r| match &r.ty {
-            TypeRef::K8sOpenapi { module, name } => {
-                Some((format!("{}.{name}", module.join(".")), r))
-            }
-            TypeRef::Generated { .. } => None,
-        })
+        .filter_map(|r| Some((r.ty.k8s_openapi_dotted()?, r)))
         .filter(|(proto, _)| ctx.has(proto))
         .collect();
     let mut modules: BTreeMap<Vec<String>, Vec<TokenStream>> = BTreeMap::new();

@@ -3,7 +3,7 @@
 //! `match` over field numbers that names the struct's fields and the runtime's `field::` and
 //! `codec::` items; the wire handling is the runtime's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -22,17 +22,19 @@ pub const RUNTIME_OWNED: &[&str] = &[
     "apimachinery.pkg.apis.meta.v1.StatusDetails",
 ];
 
-/// Emits the decoders of Kubernetes `1.<minor>` as one formatted file; `runtime_path` is the
-/// decoding runtime (`::informer_protobuf` or `crate`), `k8s_openapi_path` k8s-openapi's root.
+/// Emits the decoders of Kubernetes `1.<minor>` for the messages in `decodable` (all of
+/// [`ProtobufTable::faithful`], or [`ProtobufTable::reached_from`] some resources) as one
+/// formatted file; `runtime_path` is the decoding runtime (`::informer_protobuf` or
+/// `crate`), `k8s_openapi_path` k8s-openapi's root.
 pub fn decoders(
     table: &ProtobufTable,
     minor: u32,
+    decodable: &BTreeSet<String>,
     runtime_path: &str,
     k8s_openapi_path: &str,
 ) -> Result<String, EmitError> {
     let rt = path(runtime_path, "runtime_path")?;
     let k8s = path(k8s_openapi_path, "k8s_openapi_path")?;
-    let decodable = table.faithful(minor);
     let without_default = table.without_default(minor);
     let impls = decodable
         .iter()
@@ -111,7 +113,7 @@ fn empty(
     if !without_default {
         return quote!(::core::default::Default::default());
     }
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = BTreeSet::new();
     let inits = fields
         .iter()
         .filter(|f| seen.insert(f.rust_field.as_str()))

@@ -65,6 +65,15 @@ impl TypeRef {
             name,
         })
     }
+
+    /// A k8s-openapi type's path below the crate root, dotted (`api.core.v1.Pod`): how the
+    /// protobuf table names its struct. `None` for a generated type.
+    pub fn k8s_openapi_dotted(&self) -> Option<String> {
+        match self {
+            Self::K8sOpenapi { module, name } => Some(format!("{}.{name}", module.join("."))),
+            Self::Generated { .. } => None,
+        }
+    }
 }
 
 /// `k8s_openapi::api::core::v1::Pod`, or `generated type of cert-manager.io/v1 Certificate`.

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use super::proto::{self, Label, ProtoField, ProtoMessage};
 use super::ReadError;
-use crate::model::{ResourceDef, TypeRef};
+use crate::model::ResourceDef;
 
 /// How a field of a struct stores what the wire carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -387,6 +387,39 @@ impl ProtobufTable {
         }
     }
 
+    /// The [faithful](ProtobufTable::faithful) messages of `minor` that a program decoding
+    /// `roots` needs: the roots themselves, every message their fields reach, and the
+    /// `apimachinery` messages the list and watch envelopes and metadata-only decoding use.
+    /// Roots that do not decode faithfully are left out, with what only they reach.
+    pub fn reached_from<'s>(
+        &self,
+        minor: u32,
+        roots: impl IntoIterator<Item = &'s str>,
+    ) -> BTreeSet<String> {
+        let faithful = self.faithful(minor);
+        let mut todo: Vec<&str> = roots.into_iter().collect();
+        todo.extend(
+            faithful
+                .iter()
+                .filter(|name| name.starts_with("apimachinery."))
+                .map(String::as_str),
+        );
+        let mut out = BTreeSet::new();
+        while let Some(name) = todo.pop() {
+            if !faithful.contains(name) || !out.insert(name.to_owned()) {
+                continue;
+            }
+            for f in &self.messages[name].fields {
+                if let Codec::Message(m) = &f.codec {
+                    if f.versions.contains(&minor) {
+                        todo.push(m);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The structs of `minor` k8s-openapi derives no `Default` for: those with a required
     /// `Time` or `MicroTime` (which have none), or a required struct without one
     /// (`meta.v1.Condition`). Their decoders start from a value built field by field.
@@ -421,8 +454,7 @@ impl ProtobufTable {
     pub fn mark_protobuf(&self, minor: u32, defs: &mut [ResourceDef]) {
         let decodable = self.faithful(minor);
         for def in defs {
-            if let TypeRef::K8sOpenapi { module, name } = &def.ty {
-                let proto = format!("{}.{name}", module.join("."));
+            if let Some(proto) = def.ty.k8s_openapi_dotted() {
                 def.protobuf = decodable.contains(&proto);
             }
         }
