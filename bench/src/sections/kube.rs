@@ -106,7 +106,7 @@ async fn measure(server: &ServerProcess, n: usize, ctx: Ctx) -> Result<Vec<Recor
     let p = format!("kube.n{n}");
     Ok(vec![
         Record::new(SECTION, format!("{p}.ours"), own, "s")
-            .note("our own transport (reqwest), the generated factory's Pod informer"),
+            .note("our own transport (hyper over rustls), the generated factory's Pod informer"),
         Record::new(SECTION, format!("{p}.kube-rs"), kube_rs, "s")
             .note("kube-rs reflector + watcher, default configuration"),
         Record::new(SECTION, format!("{p}.over_kube_vs_ours"), through_kube, "s")

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use base64::Engine as _;
+use http::header::HeaderValue;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use reqwest::header::HeaderValue;
 use rustls::crypto::CryptoProvider;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};

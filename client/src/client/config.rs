@@ -437,13 +437,8 @@ fn kubeconfig_paths() -> Result<Option<Vec<PathBuf>>, Error> {
 /// `<redacted>` for a string that is not a URL, as it may be anything (a secret in the wrong
 /// field, or credentials the URL parser could not find).
 pub(crate) fn redact_userinfo(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
-            if u.set_username("redacted").is_err() || u.set_password(None).is_err() {
-                return "<redacted>".to_owned();
-            }
-            u.to_string()
-        }
+    match super::url::Url::parse(url) {
+        Ok(u) if u.userinfo().is_some() => u.with_user_only("redacted").to_string(),
         Ok(_) => url.to_owned(),
         Err(_) => "<redacted>".to_owned(),
     }

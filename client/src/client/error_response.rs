@@ -2,8 +2,8 @@
 //! there is one, else the HTTP status itself.
 
 use futures_util::StreamExt;
+use http::header::RETRY_AFTER;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
-use reqwest::header::RETRY_AFTER;
 
 use super::transport::Response;
 use crate::error::{retry_after_from_secs, ApiError, Error};

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{StreamExt, TryStreamExt};
+use http::header::{ACCEPT, CONTENT_TYPE};
 use http_body_util::BodyExt;
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 use super::transport::{Response, Transport};
 use super::{chain, read_with_timeout, Client, Inner, Outgoing};

@@ -470,7 +470,7 @@ fn from_selected(selected: &Selected) -> Result<Config, Error> {
         .as_deref()
         .filter(|s| !s.is_empty())
         .ok_or_else(|| cluster.error(ConfigErrorKind::Missing, "cluster.server", "missing"))?;
-    if let Err(e) = reqwest::Url::parse(server) {
+    if let Err(e) = super::url::Url::parse(server) {
         return Err(cluster.error(
             ConfigErrorKind::Invalid,
             "cluster.server",

@@ -1,5 +1,5 @@
-//! The HTTP client informers list and watch with: reqwest over rustls,
-//! configured from a kubeconfig or the in-cluster service account.
+//! The HTTP client informers list and watch with: hyper over rustls (HTTP/2 where the
+//! server offers it), configured from a kubeconfig or the in-cluster service account.
 //!
 //! List bodies are split item by item while they stream in, and watch bodies line by
 //! line, so neither is ever buffered whole; the pieces are decoded on every core, in order.
@@ -14,6 +14,7 @@
 
 mod auth;
 pub mod config;
+mod connect;
 mod decode;
 mod decode_pool;
 mod error_response;
@@ -22,9 +23,9 @@ mod kube;
 pub mod kubeconfig;
 pub(crate) mod protobuf_list;
 mod proxy;
-mod sni;
 mod tls;
 mod transport;
+mod url;
 mod watch_body;
 
 use std::future::Future;
@@ -34,8 +35,12 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::future::BoxFuture;
 use futures_util::StreamExt;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
-use reqwest::{Method, Url};
+use http::header::{
+    HeaderMap, HeaderName, HeaderValue, ACCEPT_ENCODING, CONTENT_TYPE, LOCATION,
+    PROXY_AUTHORIZATION, USER_AGENT as USER_AGENT_HEADER,
+};
+use http::{Method, Uri};
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use serde::de::DeserializeOwned;
 
 pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_ACCOUNT_DIR};
@@ -58,6 +63,10 @@ const USER_AGENT: &str = concat!("informer-runtime/", env!("CARGO_PKG_VERSION"))
 
 /// TCP and HTTP/2 keep-alive interval, so a dead watch connection is noticed.
 const KEEPALIVE: Duration = Duration::from_secs(30);
+
+/// How long an idle pooled connection is kept (Go's `IdleConnTimeout` in client-go's
+/// transport).
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// List item bytes decoded by one task: about 64 Pods, so a hand-off costs little next to
 /// the decoding and every core gets work early in the body.
@@ -117,8 +126,12 @@ impl Client {
         // credential, and it must not reach a log through an error.
         let base_url = config::redact_userinfo(&raw_url);
         let origin = format!("server URL {base_url:?}");
-        let parsed = Url::parse(&raw_url).map_err(|e| {
-            Error::config_with_source(ConfigErrorKind::Invalid, &origin, "invalid URL", e)
+        let parsed = url::Url::parse(&raw_url).map_err(|e| {
+            Error::config(
+                ConfigErrorKind::Invalid,
+                &origin,
+                format!("invalid URL: {e}"),
+            )
         })?;
         if parsed.scheme() != "https" && parsed.scheme() != "http" {
             return Err(Error::config(
@@ -130,40 +143,63 @@ impl Client {
         let identity = Arc::new(tls::IdentitySlot::default());
         let tls = tls::client_config(&config, identity.clone())?;
         let auth = Authenticator::new(&config, identity, tls::provider())?;
-        let impersonation = impersonation_headers(&config.impersonate, &base_url)?;
-        let builder = reqwest::Client::builder()
-            .tls_backend_preconfigured(tls)
-            .user_agent(USER_AGENT)
-            .gzip(!config.disable_compression)
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(config.connect_timeout)
-            .tcp_keepalive(KEEPALIVE)
-            .http2_keep_alive_interval(KEEPALIVE);
-        let (mut builder, proxied) =
-            proxy::configure(builder, config.proxy_url.as_deref(), &raw_url)?;
-        let request_base = match sni::rewrite(&raw_url, config.tls_server_name.as_deref(), proxied)
-        {
-            Some((url, resolver)) => {
-                builder = builder.dns_resolver(Arc::new(resolver));
-                url
+        let mut headers = impersonation_headers(&config.impersonate, &base_url)?;
+        headers.insert(USER_AGENT_HEADER, HeaderValue::from_static(USER_AGENT));
+        if !config.disable_compression {
+            headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        let proxy = proxy::route(config.proxy_url.as_deref(), &parsed)?;
+        if let Some(auth) = proxy.as_ref().and_then(|p| p.authorization.clone()) {
+            // An http server's requests go to the proxy itself; an https server's through
+            // a tunnel, whose CONNECT carries the credentials instead.
+            if parsed.scheme() == "http" {
+                headers.insert(PROXY_AUTHORIZATION, auth);
             }
-            None => raw_url,
-        };
-        let http = builder.build().map_err(|e| {
-            Error::config(
-                ConfigErrorKind::Invalid,
-                format!("HTTP client for {base_url}"),
-                chain(&e),
-            )
-        })?;
+        }
+        let server_name = config
+            .tls_server_name
+            .as_deref()
+            .map(|name| {
+                rustls_pki_types::ServerName::try_from(name.to_owned()).map_err(|e| {
+                    Error::config(
+                        ConfigErrorKind::Invalid,
+                        &origin,
+                        format!("tls-server-name {name:?}: {e}"),
+                    )
+                })
+            })
+            .transpose()?;
+        let connector =
+            connect::Connector::new(tls, server_name, proxy, config.connect_timeout, KEEPALIVE);
+        let pool = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .timer(TokioTimer::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
+            .http2_keep_alive_interval(KEEPALIVE)
+            .build(connector);
+        let url_credentials = parsed.userinfo().and_then(|(user, password)| {
+            use base64::Engine as _;
+            let credentials = format!("{user}:{}", password.unwrap_or_default());
+            let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
+            let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
+            value.set_sensitive(true);
+            Some(value)
+        });
+        let request_base = format!(
+            "{}{}",
+            parsed.origin(),
+            parsed.path_and_query().trim_end_matches('/')
+        );
         Ok(Self {
             inner: Arc::new(Inner {
-                transport: Transport::Reqwest(transport::Reqwest {
-                    http,
+                transport: Transport::Hyper(Box::new(transport::Hyper {
+                    pool,
                     request_base,
-                    impersonation,
+                    headers,
+                    url_credentials,
+                    gzip: !config.disable_compression,
                     auth,
-                }),
+                })),
                 base_url,
                 default_namespace: config.default_namespace,
                 list_read_timeout: config.list_read_timeout,
@@ -371,7 +407,7 @@ impl Client {
     /// Where a request to `path` goes, for error contexts: the server URL and the path.
     fn location(&self, path: &str) -> String {
         match &self.inner.transport {
-            Transport::Reqwest(_) => format!("{}{path}", self.inner.base_url),
+            Transport::Hyper(_) => format!("{}{path}", self.inner.base_url),
             // kube::Client does not say which server it talks to.
             #[cfg(feature = "kube")]
             Transport::Kube(_) => format!("{path} through kube::Client"),
@@ -381,22 +417,24 @@ impl Client {
     /// `request` with its URL on this client's server, and a context naming where it goes.
     fn prepare(&self, request: Request) -> Result<Outgoing, Error> {
         let context = format!("{} at {}", request.context(), self.location(request.path()));
-        let mut url = Url::parse(&format!(
+        let mut target = format!(
             "{}{}",
             self.inner.transport.origin(),
-            request.path()
-        ))
-        .map_err(|e| {
+            url::encode_path(request.path())
+        );
+        for (i, (key, value)) in request.query().iter().enumerate() {
+            target.push(if i == 0 { '?' } else { '&' });
+            url::encode_query_component(key, &mut target);
+            target.push('=');
+            url::encode_query_component(value, &mut target);
+        }
+        let url = Uri::try_from(target).map_err(|e| {
             Error::other(
                 ErrorKind::InvalidArgument,
                 &context,
                 format!("invalid URL: {e}"),
             )
         })?;
-        if !request.query().is_empty() {
-            url.query_pairs_mut()
-                .extend_pairs(request.query().iter().map(|(k, v)| (*k, v.as_str())));
-        }
         Ok(Outgoing {
             method: request.method().clone(),
             url,
@@ -750,7 +788,7 @@ fn joined<R>(result: Result<R, String>, context: &str) -> Result<R, Error> {
 /// (`create pods at https://…/api/v1/namespaces/a/pods`).
 struct Outgoing {
     method: Method,
-    url: Url,
+    url: Uri,
     accept: HeaderValue,
     body: Option<(Bytes, HeaderValue)>,
     /// The shard selector a list or watch enforces on the client.
@@ -872,20 +910,12 @@ fn refuse_redirect(response: &Response, request: &Outgoing) -> Option<Error> {
     if !response.status.is_redirection() {
         return None;
     }
-    let location = response.headers.get(reqwest::header::LOCATION)?;
+    let location = response.headers.get(LOCATION)?;
     let target = location
         .to_str()
         .ok()
-        .and_then(|l| request.url.join(l).ok())
-        .map_or_else(
-            || "a Location that is not a valid URL".to_owned(),
-            |mut url| {
-                // Fails only for URLs without a host, which have no userinfo either.
-                let _ = url.set_username("");
-                let _ = url.set_password(None);
-                url.to_string()
-            },
-        );
+        .and_then(|l| redirect_target(&request.url, l))
+        .unwrap_or_else(|| "a Location that is not a valid URL".to_owned());
     Some(Error::other(
         ErrorKind::Protocol,
         &request.context,
@@ -894,6 +924,22 @@ fn refuse_redirect(response: &Response, request: &Outgoing) -> Option<Error> {
             response.status
         ),
     ))
+}
+
+/// Where `location` points, relative to `from`, without userinfo.
+fn redirect_target(from: &Uri, location: &str) -> Option<String> {
+    if location.contains("://") {
+        return url::Url::parse(location)
+            .ok()
+            .map(|u| u.without_userinfo().to_string());
+    }
+    let origin = format!("{}://{}", from.scheme_str()?, from.authority()?.as_str());
+    let origin = url::Url::parse(&origin).ok()?.without_userinfo().origin();
+    if location.starts_with('/') {
+        return Some(format!("{origin}{location}"));
+    }
+    let directory = from.path().rsplit_once('/').map_or("", |(dir, _)| dir);
+    Some(format!("{origin}{directory}/{location}"))
 }
 
 /// Awaits `fut`, failing with an `Error::Http` naming `context` if it takes longer than `timeout`.
@@ -912,7 +958,7 @@ async fn read_with_timeout<F: Future>(
 }
 
 /// An `Error::Http` whose message carries the whole cause chain (e.g. the TLS failure
-/// under reqwest's "error sending request").
+/// under hyper's "client error (Connect)").
 fn http_error(context: &str, step: &str, e: &(dyn std::error::Error + 'static)) -> Error {
     Error::Http {
         context: context.to_owned(),

@@ -2,60 +2,63 @@
 //! `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment, read by the rules of Go's
 //! `golang.org/x/net/http/httpproxy` (behind `http.ProxyFromEnvironment`, and so kubectl).
 //!
-//! reqwest's own `NO_PROXY` reading differs from Go's (ports, `*.` prefixes, leading dots,
-//! IPv4-mapped loopback), so each request's proxy is chosen here, by [`ProxyEnv`]'s rules.
+//! A client talks to one server, so the proxy is chosen once, when the client is built.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr};
 
-use reqwest::{ClientBuilder, Proxy, Url};
+use base64::Engine as _;
+use http::HeaderValue;
 
 use super::config::redact_userinfo;
+use super::url::{to_ascii_host, Url};
 use crate::error::{ConfigErrorKind, Error};
 
 /// Go's refusal of `HTTP_PROXY` in a CGI program, where a request header can set it (httpoxy).
 const CGI_REFUSAL: &str =
     "refusing to use HTTP_PROXY value in CGI environment; see golang.org/s/cgihttpproxy";
 
-/// `builder` with the proxy `proxy_url` names, else the environment's, else none; and
-/// whether https requests may go through a proxy.
-pub(crate) fn configure(
-    builder: ClientBuilder,
-    proxy_url: Option<&str>,
-    server: &str,
-) -> Result<(ClientBuilder, bool), Error> {
-    let origin = format!("proxy for {}", redact_userinfo(server));
+/// The proxy a client's requests go through.
+#[derive(Debug)]
+pub(crate) struct ProxyRoute {
+    /// The proxy's URL (http or https).
+    pub(crate) url: Url,
+    /// `Proxy-Authorization: Basic …` from the userinfo of the proxy's URL, as Go sends it.
+    pub(crate) authorization: Option<HeaderValue>,
+}
+
+impl ProxyRoute {
+    fn new(url: Url) -> Self {
+        let authorization = url.userinfo().and_then(|(user, password)| {
+            let credentials = format!("{user}:{}", password.unwrap_or_default());
+            let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
+            let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
+            value.set_sensitive(true);
+            Some(value)
+        });
+        ProxyRoute { url, authorization }
+    }
+}
+
+/// The proxy requests to `server` go through: the one `proxy_url` names, else the
+/// environment's, else none.
+pub(crate) fn route(proxy_url: Option<&str>, server: &Url) -> Result<Option<ProxyRoute>, Error> {
+    let origin = format!("proxy for {}", server.with_user_only("redacted").origin());
     if let Some(url) = proxy_url {
+        // As client-go's `http.ProxyURL`: every request, NO_PROXY not consulted.
         let parsed = parse_proxy_url(url)
             .map_err(|(kind, message)| Error::config(kind, &origin, message))?;
-        // As client-go's `http.ProxyURL`: every request, NO_PROXY not consulted.
-        let proxy = Proxy::all(parsed).map_err(|_| {
-            Error::config(
-                ConfigErrorKind::Invalid,
-                &origin,
-                format!(
-                    "proxy-url {}: cannot be used as a proxy",
-                    redact_userinfo(url)
-                ),
-            )
-        })?;
-        return Ok((builder.no_proxy().proxy(proxy), true));
+        return Ok(Some(ProxyRoute::new(parsed)));
     }
     let rules = ProxyEnv::from_env().rules()?;
-    let plain_http = Url::parse(server).is_ok_and(|u| u.scheme() == "http");
-    if rules.cgi && rules.http.is_some() && plain_http {
+    match rules.proxy_for(server) {
+        Ok(proxy) => Ok(proxy.cloned().map(ProxyRoute::new)),
         // Go fails every such request; failing here says so before the first one.
-        return Err(Error::config(
+        Err(CgiRefusal) => Err(Error::config(
             ConfigErrorKind::Unsupported,
             origin,
             CGI_REFUSAL,
-        ));
+        )),
     }
-    if rules.http.is_none() && rules.https.is_none() {
-        return Ok((builder.no_proxy(), false));
-    }
-    let proxied = rules.https.is_some();
-    let proxy = Proxy::custom(move |url| rules.proxy_for(url).ok().flatten().cloned());
-    Ok((builder.no_proxy().proxy(proxy), proxied))
 }
 
 /// A proxy URL (kubeconfig `proxy-url`, `Config::proxy_url`): http or https (client-go also
@@ -171,7 +174,7 @@ impl ProxyEnv {
             )
         })?;
         match rules.proxy_for(&parsed) {
-            Ok(proxy) => Ok(proxy.map(|p| redact_userinfo(p.as_str()))),
+            Ok(proxy) => Ok(proxy.map(|p| redact_userinfo(&p.to_string()))),
             Err(CgiRefusal) => Err(Error::config(
                 ConfigErrorKind::Unsupported,
                 "proxy selection",
@@ -202,10 +205,10 @@ impl ProxyEnv {
 /// with `http://` in front (`proxy:3128`, `10.0.0.1:3128`, `cache.corp`).
 fn env_proxy_url(value: &str) -> Result<Url, (ConfigErrorKind, String)> {
     let parsed = match Url::parse(value) {
-        Ok(u) if u.host_str().is_some_and(|h| !h.is_empty()) => Ok(u),
+        Ok(u) => Ok(u),
         // Go would also retry these, making `http://http//…` of a broken URL; an error is clearer.
         Err(e) if value.contains("://") => Err(e),
-        first => Url::parse(&format!("http://{value}")).map_err(|e| first.err().unwrap_or(e)),
+        Err(first) => Url::parse(&format!("http://{value}")).map_err(|_| first),
     };
     let parsed = parsed.map_err(|e| {
         (
@@ -239,12 +242,11 @@ impl Rules {
         let Some(proxy) = proxy else {
             return Ok(None);
         };
-        let host = url.host_str().unwrap_or_default();
         let port = url
-            .port_or_known_default()
+            .port_or_default()
             .map(|p| p.to_string())
             .unwrap_or_default();
-        Ok(self.no_proxy.use_proxy(host, &port).then_some(proxy))
+        Ok(self.no_proxy.use_proxy(url.host(), &port).then_some(proxy))
     }
 }
 
@@ -327,7 +329,9 @@ impl NoProxy {
                 host.to_owned()
             };
             rules.domains.push(DomainRule {
-                host: idna_ascii(&host),
+                // As request hosts arrive; left as it is when it is not a valid name, as Go
+                // leaves it.
+                host: to_ascii_host(&host).unwrap_or(host),
                 port: port.to_owned(),
                 match_host,
             });
@@ -472,19 +476,4 @@ fn split_host_port(hostport: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((host, &hostport[colon + 1..]))
-}
-
-/// A `.`-prefixed domain in its ASCII (punycode) form, as request hosts arrive; left as it
-/// is when it is not a valid name, as Go leaves it.
-fn idna_ascii(dotted: &str) -> String {
-    if dotted.is_ascii() {
-        return dotted.to_owned();
-    }
-    match Url::parse(&format!("http://{}/", &dotted[1..])) {
-        Ok(u) => match u.host_str() {
-            Some(h) if !h.starts_with('[') && h.parse::<Ipv4Addr>().is_err() => format!(".{h}"),
-            _ => dotted.to_owned(),
-        },
-        Err(_) => dotted.to_owned(),
-    }
 }

@@ -293,6 +293,7 @@ fn acceptor(cert_pem: &str, key_pem: &str) -> tokio_rustls::TlsAcceptor {
 pub struct Proxy {
     pub url: String,
     heads: Arc<Mutex<Vec<String>>>,
+    authorizations: Arc<Mutex<Vec<Option<String>>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -308,31 +309,41 @@ impl Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let heads = Arc::new(Mutex::new(Vec::new()));
-        let heads_in_task = heads.clone();
+        let authorizations = Arc::new(Mutex::new(Vec::new()));
+        let (heads_in_task, authorizations_in_task) = (heads.clone(), authorizations.clone());
         let task = tokio::spawn(async move {
             while let Ok((client, _)) = listener.accept().await {
-                let heads = heads_in_task.clone();
+                let seen = (heads_in_task.clone(), authorizations_in_task.clone());
                 tokio::spawn(async move {
-                    let _ = tunnel(client, upstream, heads).await;
+                    let _ = tunnel(client, upstream, seen).await;
                 });
             }
         });
         Self {
             url: format!("http://{addr}"),
             heads,
+            authorizations,
             task,
         }
     }
 
+    /// `METHOD target` of each connection's first request.
     pub fn heads(&self) -> Vec<String> {
         self.heads.lock().unwrap().clone()
     }
+
+    /// The `Proxy-Authorization` of each connection's first request.
+    pub fn authorizations(&self) -> Vec<Option<String>> {
+        self.authorizations.lock().unwrap().clone()
+    }
 }
+
+type Seen = (Arc<Mutex<Vec<String>>>, Arc<Mutex<Vec<Option<String>>>>);
 
 async fn tunnel(
     mut client: TcpStream,
     upstream: SocketAddr,
-    heads: Arc<Mutex<Vec<String>>>,
+    (heads, authorizations): Seen,
 ) -> std::io::Result<()> {
     // Read the first request head.
     let mut head = Vec::new();
@@ -349,6 +360,12 @@ async fn tunnel(
     let method = parts.next().unwrap_or_default().to_owned();
     let target = parts.next().unwrap_or_default().to_owned();
     heads.lock().unwrap().push(format!("{method} {target}"));
+    let authorization = text.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("proxy-authorization")
+            .then(|| value.trim().to_owned())
+    });
+    authorizations.lock().unwrap().push(authorization);
     let mut server = TcpStream::connect(upstream).await?;
     if method == "CONNECT" {
         client
