@@ -221,7 +221,9 @@ pub struct Config {
     pub tls_server_name: Option<String>,
     /// The proxy every request goes through (`http://`, `https://`; kubeconfig `proxy-url`).
     /// `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` from the environment, by Go's rules as
-    /// kubectl reads them (see [`ProxyEnv`]; loopback addresses are never proxied).
+    /// kubectl reads them (see [`ProxyEnv`]; loopback addresses are never proxied). An https
+    /// server is reached through a `CONNECT` tunnel, an http one by the proxy forwarding each
+    /// request; the URL's `user:password@` is sent as `Proxy-Authorization: Basic`.
     pub proxy_url: Option<String>,
     /// Act as another user.
     pub impersonate: Impersonate,
@@ -230,7 +232,7 @@ pub struct Config {
     pub disable_compression: bool,
     /// The namespace of the kubeconfig context (or the service account), else `default`.
     pub default_namespace: String,
-    /// How long to wait for a connection.
+    /// How long to wait for a connection: TCP, the proxy's tunnel and the TLS handshake.
     pub connect_timeout: Duration,
     /// The longest pause between two chunks of a list response; watches have none.
     pub list_read_timeout: Option<Duration>,

@@ -42,7 +42,7 @@ impl ProxyRoute {
 /// The proxy requests to `server` go through: the one `proxy_url` names, else the
 /// environment's, else none.
 pub(crate) fn route(proxy_url: Option<&str>, server: &Url) -> Result<Option<ProxyRoute>, Error> {
-    let origin = format!("proxy for {}", server.with_user_only("redacted").origin());
+    let origin = format!("proxy for {}", server.origin());
     if let Some(url) = proxy_url {
         // As client-go's `http.ProxyURL`: every request, NO_PROXY not consulted.
         let parsed = parse_proxy_url(url)
