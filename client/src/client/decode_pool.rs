@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 
 use bytes::Bytes;
+use futures_util::future::BoxFuture;
 use tokio::task::JoinHandle;
 
 /// Documents moved to another thread in one piece. A document lying whole in the chunk the
@@ -101,29 +102,42 @@ impl Batch {
 }
 
 /// A batch decoded now, or still running on the blocking pool.
-enum Slot<R> {
-    Done(R),
+enum Slot {
+    Done(Erased),
     Running(JoinHandle<Erased>),
 }
 
-/// What a batch on the blocking pool returns. Tasks of one type, whatever they decode, so
-/// tokio's task machinery is compiled once here instead of once per decoded type and
-/// decoding closure in every binary (each task type is a few thousand lines of LLVM IR).
-type Erased = Box<dyn Any + Send>;
+/// What a batch returns, its type erased. The pool, and the list and watch decoding above
+/// it, handle batches of one type whatever they decode, so their code (and tokio's task
+/// machinery) is compiled once here instead of once per decoded type in every binary; the
+/// typed ends take each batch back by [`typed`].
+pub(crate) type Erased = Box<dyn Any + Send>;
 
-/// Runs `work` on tokio's blocking pool.
-fn spawn(work: Box<dyn FnOnce() -> Erased + Send>) -> JoinHandle<Erased> {
-    tokio::task::spawn_blocking(work)
+/// A batch's work.
+pub(crate) type Job = Box<dyn FnOnce() -> Erased + Send>;
+
+/// `work` as a [`Job`].
+pub(crate) fn job<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> Job {
+    Box::new(move || Box::new(work()) as Erased)
+}
+
+/// A batch's result as the type its job returned; a task failure stays an `Err`.
+pub(crate) fn typed<R: 'static>(done: Result<Erased, String>) -> Result<R, String> {
+    done.and_then(|r| {
+        r.downcast::<R>()
+            .map(|r| *r)
+            .map_err(|_| "a batch returned another type than it was submitted with".to_owned())
+    })
 }
 
 /// Work decoded in order, on the blocking pool when more than one core is available.
-pub(crate) struct DecodePool<R> {
-    slots: VecDeque<Slot<R>>,
+pub(crate) struct DecodePool {
+    slots: VecDeque<Slot>,
     /// How many batches may run at once; 0 decodes everything inline.
     limit: usize,
 }
 
-impl<R: Send + 'static> DecodePool<R> {
+impl DecodePool {
     /// A pool using every available core.
     pub(crate) fn new() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
@@ -149,11 +163,11 @@ impl<R: Send + 'static> DecodePool<R> {
 
     /// Runs `work` on the blocking pool, or right here when this machine has one core or
     /// `inline` asks for it (work too small to be worth a hand-off, with nothing pending).
-    pub(crate) fn submit(&mut self, inline: bool, work: impl FnOnce() -> R + Send + 'static) {
+    pub(crate) fn submit(&mut self, inline: bool, work: Job) {
         let slot = if self.limit == 0 || (inline && self.slots.is_empty()) {
             Slot::Done(work())
         } else {
-            Slot::Running(spawn(Box::new(move || Box::new(work()) as Erased)))
+            Slot::Running(tokio::task::spawn_blocking(work))
         };
         self.slots.push_back(slot);
     }
@@ -161,20 +175,17 @@ impl<R: Send + 'static> DecodePool<R> {
     /// The result of the oldest pending batch; `None` when nothing is pending. A batch whose
     /// task failed (it panicked, or the runtime is shutting down) gives `Err` with the reason.
     /// Cancel-safe: a batch stays pending until its result is returned.
-    pub(crate) async fn next(&mut self) -> Option<Result<R, String>> {
-        let joined = match self.slots.front_mut()? {
-            Slot::Running(handle) => Some(match handle.await {
-                Ok(done) => done.downcast::<R>().map(|r| *r).map_err(|_| {
-                    "a batch returned another type than it was submitted with".to_owned()
-                }),
-                Err(e) => Err(e.to_string()),
-            }),
-            Slot::Done(_) => None,
-        };
-        match self.slots.pop_front()? {
-            Slot::Done(r) => Some(Ok(r)),
-            Slot::Running(_) => joined,
-        }
+    pub(crate) fn next(&mut self) -> BoxFuture<'_, Option<Result<Erased, String>>> {
+        Box::pin(async move {
+            let joined = match self.slots.front_mut()? {
+                Slot::Running(handle) => Some(handle.await.map_err(|e| e.to_string())),
+                Slot::Done(_) => None,
+            };
+            match self.slots.pop_front()? {
+                Slot::Done(r) => Some(Ok(r)),
+                Slot::Running(_) => joined,
+            }
+        })
     }
 }
 
@@ -222,16 +233,19 @@ mod tests {
         let mut seen = Vec::new();
         for i in 0..20u64 {
             if pool.is_full() {
-                seen.push(pool.next().await.unwrap().unwrap());
+                seen.push(typed::<u64>(pool.next().await.unwrap()).unwrap());
             }
             // Earlier batches take longer, so they finish last.
-            pool.submit(i % 5 == 0, move || {
-                std::thread::sleep(std::time::Duration::from_millis(20 - i));
-                i
-            });
+            pool.submit(
+                i % 5 == 0,
+                job(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(20 - i));
+                    i
+                }),
+            );
         }
         while let Some(r) = pool.next().await {
-            seen.push(r.unwrap());
+            seen.push(typed::<u64>(r).unwrap());
         }
         assert_eq!(seen, (0..20).collect::<Vec<_>>());
         assert!(pool.is_empty());
@@ -241,18 +255,26 @@ mod tests {
     async fn one_core_decodes_inline() {
         let mut pool = DecodePool::new();
         pool.limit = 0;
-        pool.submit(false, || 7);
+        pool.submit(false, job(|| 7u8));
         assert!(pool.is_full());
-        assert_eq!(pool.next().await.map(Result::unwrap), Some(7));
+        assert_eq!(pool.next().await.map(|r| typed::<u8>(r).unwrap()), Some(7));
         assert!(pool.next().await.is_none());
     }
 
     #[tokio::test]
     async fn a_panicking_batch_is_an_error() {
-        let mut pool: DecodePool<u8> = DecodePool::new();
+        let mut pool = DecodePool::new();
         pool.limit = 2;
-        pool.submit(false, || panic!("bad Deserialize impl"));
-        let err = pool.next().await.unwrap().unwrap_err();
+        pool.submit(false, job(|| -> u8 { panic!("bad Deserialize impl") }));
+        let err = typed::<u8>(pool.next().await.unwrap()).unwrap_err();
         assert!(err.contains("panic"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_another_type_is_an_error() {
+        let mut pool = DecodePool::new();
+        pool.submit(true, job(|| 7u8));
+        let err = typed::<u16>(pool.next().await.unwrap()).unwrap_err();
+        assert!(err.contains("another type"), "{err}");
     }
 }

@@ -34,13 +34,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::future::BoxFuture;
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use http::header::{
     HeaderMap, HeaderName, HeaderValue, ACCEPT_ENCODING, CONTENT_TYPE, LOCATION,
     PROXY_AUTHORIZATION, USER_AGENT as USER_AGENT_HEADER,
 };
 use http::{Method, Uri};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 use serde::de::DeserializeOwned;
 
 pub use config::{AuthConfig, Config, ExecConfig, Identity, Impersonate, SERVICE_ACCOUNT_DIR};
@@ -51,10 +52,10 @@ use crate::error::{ConfigErrorKind, Error, ErrorKind};
 use crate::protobuf::{self, ProtobufDecoders};
 use crate::request::Request;
 use crate::shard_scan::ShardScan;
-use crate::watch_event::{ObjectList, WatchStream};
+use crate::watch_event::{ObjectList, ShardInfo, WatchStream};
 use auth::Authenticator;
 use decode::{LineSplitter, ListDecoder, ListError, Oversized};
-use decode_pool::{Batch, DecodePool};
+use decode_pool::{Batch, DecodePool, Erased, Job};
 pub(crate) use transport::Body;
 use transport::{Response, Transport};
 
@@ -608,113 +609,191 @@ impl Client {
 /// longer than `read_timeout` for the next chunk fails, and so does an item or a body over
 /// its limit. Items outside `shard` are left out undecoded unless the list's `shardInfo`
 /// says the server applied its selector.
-pub(crate) async fn decode_list<T: DeserializeOwned + Send + 'static>(
-    mut body: Body,
+pub(crate) fn decode_list<T: DeserializeOwned + Send + 'static>(
+    body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
     omit_managed_fields: bool,
     shard: Option<ShardScan>,
     limits: Limits,
     context: &str,
-) -> Result<ObjectList<T>, Error> {
-    let decode_error = |source: serde_json::Error| Error::Decode {
-        context: context.to_owned(),
-        what: "the list body".to_owned(),
-        source: source.into(),
+) -> impl Future<Output = Result<ObjectList<T>, Error>> + Send + '_ {
+    let list = ListBody {
+        read_timeout,
+        batch_bytes,
+        omit_managed_fields,
+        shard,
+        limits,
+        context,
     };
-    let scan_error = |e| match e {
-        ListError::Json(source) => decode_error(source),
-        ListError::Oversized(what) => oversized(context, what),
-    };
-    let mut decoder = ListDecoder::new(limits.object);
-    let mut counter = BodyCounter::new(limits.body);
-    let mut items = ListItems::new(context, decode_error);
-    loop {
-        let chunk = read_with_timeout(body.next(), read_timeout, context)
-            .await?
-            .transpose()
-            .map_err(|e| http_error(context, "reading the list body", &*e))?;
-        let Some(chunk) = chunk else { break };
-        counter.add(chunk.len(), context)?;
-        decoder.feed(&chunk).map_err(scan_error)?;
-        if let Some(batch) = decoder.take_items(batch_bytes) {
-            let filter = decoder.shard_filter(shard.as_ref());
-            items
-                .submit(false, move || {
-                    decode::decode_items::<T>(&batch, omit_managed_fields, filter.as_ref())
-                })
-                .await?;
+    decode_list_erased(body, list, decode_items_erased::<T>).map(|list| list?.typed(context))
+}
+
+/// `decode::decode_items`, its items erased, for [`decode_list_erased`].
+fn decode_items_erased<T: DeserializeOwned + Send + 'static>(
+    batch: &Batch,
+    omit_managed_fields: bool,
+    shard: Option<&ShardScan>,
+) -> Result<Erased, serde_json::Error> {
+    decode::decode_items::<T>(batch, omit_managed_fields, shard)
+        .map(|items| Box::new(items) as Erased)
+}
+
+/// How one JSON list body is read: the settings of [`decode_list`].
+struct ListBody<'a> {
+    read_timeout: Option<Duration>,
+    batch_bytes: usize,
+    omit_managed_fields: bool,
+    shard: Option<ShardScan>,
+    limits: Limits,
+    context: &'a str,
+}
+
+/// A list decoded batch by batch, each batch's `Vec` of items still erased.
+pub(crate) struct ErasedList {
+    metadata: ListMeta,
+    batches: Vec<Erased>,
+    shard_info: Option<ShardInfo>,
+}
+
+impl ErasedList {
+    pub(crate) fn new(
+        metadata: ListMeta,
+        batches: Vec<Erased>,
+        shard_info: Option<ShardInfo>,
+    ) -> Self {
+        Self {
+            metadata,
+            batches,
+            shard_info,
         }
     }
-    let filter = decoder.shard_filter(shard.as_ref());
-    let (metadata, shard_info, rest) = decoder.finish().map_err(decode_error)?;
-    if !rest.is_empty() {
-        items
-            .submit(true, move || {
-                decode::decode_items::<T>(&rest, omit_managed_fields, filter.as_ref())
-            })
-            .await?;
+
+    /// The list with its items as `T`, the type their decoder made.
+    pub(crate) fn typed<T: 'static>(self, context: &str) -> Result<ObjectList<T>, Error> {
+        let mut items: Vec<T> = Vec::new();
+        for batch in self.batches {
+            let batch = joined(decode_pool::typed::<Vec<T>>(Ok(batch)), context)?;
+            if items.is_empty() {
+                items = batch;
+            } else {
+                items.extend(batch);
+            }
+        }
+        Ok(ObjectList {
+            metadata: self.metadata,
+            items,
+            shard_info: self.shard_info,
+        })
     }
-    Ok(ObjectList {
-        metadata,
-        items: items.finish().await?,
-        shard_info,
+}
+
+/// [`decode_list`] for items that `decode` makes, compiled once whatever they are.
+fn decode_list_erased<'a>(
+    mut body: Body,
+    list: ListBody<'a>,
+    decode: fn(&Batch, bool, Option<&ShardScan>) -> Result<Erased, serde_json::Error>,
+) -> BoxFuture<'a, Result<ErasedList, Error>> {
+    Box::pin(async move {
+        let context = list.context;
+        let decode_error = |source: serde_json::Error| list_decode_error(context, source);
+        let scan_error = |e| match e {
+            ListError::Json(source) => decode_error(source),
+            ListError::Oversized(what) => oversized(context, what),
+        };
+        let owned_context: Arc<str> = context.into();
+        let job = |batch: Batch, filter: Option<ShardScan>| {
+            let context = owned_context.clone();
+            let omit = list.omit_managed_fields;
+            decode_pool::job(move || -> Result<Erased, Error> {
+                decode(&batch, omit, filter.as_ref())
+                    .map_err(|source| list_decode_error(&context, source))
+            })
+        };
+        let mut decoder = ListDecoder::new(list.limits.object);
+        let mut counter = BodyCounter::new(list.limits.body);
+        let mut items = ListItems::new(context);
+        loop {
+            let chunk = read_with_timeout(body.next(), list.read_timeout, context)
+                .await?
+                .transpose()
+                .map_err(|e| http_error(context, "reading the list body", &*e))?;
+            let Some(chunk) = chunk else { break };
+            counter.add(chunk.len(), context)?;
+            decoder.feed(&chunk).map_err(scan_error)?;
+            if let Some(batch) = decoder.take_items(list.batch_bytes) {
+                let filter = decoder.shard_filter(list.shard.as_ref());
+                items.submit(false, job(batch, filter)).await?;
+            }
+        }
+        let filter = decoder.shard_filter(list.shard.as_ref());
+        let (metadata, shard_info, rest) = decoder.finish().map_err(decode_error)?;
+        if !rest.is_empty() {
+            items.submit(true, job(rest, filter)).await?;
+        }
+        Ok(ErasedList::new(metadata, items.finish().await?, shard_info))
     })
 }
 
-/// A list's items decoded batch by batch on the pool and collected in list order; a batch
-/// that fails fails the list, its error made the list's by `error`.
-struct ListItems<'a, T, E, F> {
-    pool: DecodePool<Result<Vec<T>, E>>,
-    items: Vec<T>,
-    context: &'a str,
-    error: F,
+/// The error of a JSON list body that does not decode.
+fn list_decode_error(context: &str, source: serde_json::Error) -> Error {
+    Error::Decode {
+        context: context.to_owned(),
+        what: "the list body".to_owned(),
+        source: source.into(),
+    }
 }
 
-impl<'a, T, E, F> ListItems<'a, T, E, F>
-where
-    T: Send + 'static,
-    E: Send + 'static,
-    F: Fn(E) -> Error,
-{
-    fn new(context: &'a str, error: F) -> Self {
+/// A list's items decoded batch by batch on the pool and collected in list order, their type
+/// erased: each job gives `Result<Erased, Error>`, its batch's `Vec` of items or why they do
+/// not decode, and a batch that fails fails the list.
+struct ListItems<'a> {
+    pool: DecodePool,
+    batches: Vec<Erased>,
+    context: &'a str,
+}
+
+impl<'a> ListItems<'a> {
+    fn new(context: &'a str) -> Self {
         Self {
             pool: DecodePool::new(),
-            items: Vec::new(),
+            batches: Vec::new(),
             context,
-            error,
         }
     }
 
     /// Sends `work` to the pool (decoded right here when `inline` and nothing is pending),
     /// taking the oldest batch back first when the pool is full, so that memory stays
     /// bounded however long the list.
-    async fn submit(
-        &mut self,
-        inline: bool,
-        work: impl FnOnce() -> Result<Vec<T>, E> + Send + 'static,
-    ) -> Result<(), Error> {
-        if self.pool.is_full() {
-            if let Some(decoded) = self.pool.next().await {
+    fn submit(&mut self, inline: bool, work: Job) -> BoxFuture<'_, Result<(), Error>> {
+        Box::pin(async move {
+            if self.pool.is_full() {
+                if let Some(decoded) = self.pool.next().await {
+                    self.take(decoded)?;
+                }
+            }
+            self.pool.submit(inline, work);
+            Ok(())
+        })
+    }
+
+    fn take(&mut self, decoded: Result<Erased, String>) -> Result<(), Error> {
+        let batch = joined(
+            decode_pool::typed::<Result<Erased, Error>>(decoded),
+            self.context,
+        )??;
+        self.batches.push(batch);
+        Ok(())
+    }
+
+    /// Every batch, once every one is back.
+    fn finish(mut self) -> BoxFuture<'a, Result<Vec<Erased>, Error>> {
+        Box::pin(async move {
+            while let Some(decoded) = self.pool.next().await {
                 self.take(decoded)?;
             }
-        }
-        self.pool.submit(inline, work);
-        Ok(())
-    }
-
-    fn take(&mut self, decoded: Result<Result<Vec<T>, E>, String>) -> Result<(), Error> {
-        let items = joined(decoded, self.context)?.map_err(&self.error)?;
-        self.items.extend(items);
-        Ok(())
-    }
-
-    /// Every item, once every batch is back.
-    async fn finish(mut self) -> Result<Vec<T>, Error> {
-        while let Some(decoded) = self.pool.next().await {
-            self.take(decoded)?;
-        }
-        Ok(self.items)
+            Ok(self.batches)
+        })
     }
 }
 

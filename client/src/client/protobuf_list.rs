@@ -12,15 +12,20 @@
 //! the error says what the scanner met and at which byte. Kubernetes never writes such
 //! bodies.
 
+use std::future::Future;
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use futures_util::{FutureExt, StreamExt};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 
 use super::decode::Oversized;
-use super::decode_pool::{Batch, DecodePool};
+use super::decode_pool::{self, Batch, DecodePool, Erased};
 use super::{
-    http_error, joined, oversized, read_with_timeout, Body, BodyCounter, Limits, ListItems,
+    http_error, joined, oversized, read_with_timeout, Body, BodyCounter, ErasedList, Limits,
+    ListItems,
 };
 use crate::error::{BoxError, Error};
 use crate::protobuf::ProtobufDecoders;
@@ -319,106 +324,158 @@ fn decode_batch<T>(
     }
 }
 
+/// Decodes a batch's items, the first of which is item `first` of the list, keeping
+/// `managedFields` or not.
+type BatchFn = dyn Fn(&Batch, usize, bool) -> Result<Erased, (usize, BoxError)> + Send + Sync;
+
+/// Decodes a whole list body: its metadata and items.
+type ListFn = dyn Fn(&[u8], bool) -> Result<(ListMeta, Erased), BoxError> + Send + Sync;
+
+/// One type's list decoders, their items erased (a `Vec` of them as [`Erased`]).
+struct ErasedDecoders {
+    batch: Arc<BatchFn>,
+    list: Arc<ListFn>,
+}
+
 /// A protobuf list body, decoded as it arrives: items go to the decode pool in batches of at
 /// least `batch_bytes`; a chunk late by more than `read_timeout`, an item or a body over its
 /// limit, or bytes that do not decode fail.
-pub(crate) async fn decode<T: Send + 'static>(
-    mut body: Body,
+pub(crate) fn decode<T: Send + 'static>(
+    body: Body,
     read_timeout: Option<Duration>,
     batch_bytes: usize,
     decoders: ProtobufDecoders<T>,
     keep_managed_fields: bool,
     limits: Limits,
     context: &str,
-) -> Result<ObjectList<T>, Error> {
-    let decode_error = |what: String, source: BoxError| Error::Decode {
-        context: context.to_owned(),
-        what,
-        source,
+) -> impl Future<Output = Result<ObjectList<T>, Error>> + Send + '_ {
+    let erased = ErasedDecoders {
+        batch: Arc::new(move |batch: &Batch, first, keep| {
+            decode_batch(batch, first, decoders, keep).map(|items| Box::new(items) as Erased)
+        }),
+        list: Arc::new(move |body: &[u8], keep| {
+            (decoders.list)(body, keep)
+                .map(|(metadata, items)| (metadata, Box::new(items) as Erased))
+        }),
     };
-    let item_error = |(index, source): (usize, BoxError)| {
-        decode_error(format!("item {index} of the protobuf list body"), source)
+    let list = ListBody {
+        read_timeout,
+        batch_bytes,
+        keep_managed_fields,
+        limits,
+        context,
     };
-    let mut scanner = Scanner::new(limits.object);
-    let mut counter = BodyCounter::new(limits.body);
-    let mut items = ListItems::new(context, item_error);
-    let mut batch = Batch::default();
-    let mut batched = 0;
-    // Set when the scanner meets a body it does not expect, which is then only collected.
-    let mut unexpected = None;
-    while let Some(chunk) = read_with_timeout(body.next(), read_timeout, context)
-        .await?
-        .transpose()
-        .map_err(|e| http_error(context, "reading the list body", &*e))?
-    {
-        counter.add(chunk.len(), context)?;
-        if unexpected.is_some() {
-            scanner.held.extend_from_slice(&chunk);
-            continue;
-        }
-        match scanner.feed(&chunk, &mut batch) {
-            Ok(()) => {}
-            Err(Stop::Oversized(what)) => return Err(oversized(context, what)),
-            Err(stop) => unexpected = Some(stop),
-        }
-        if unexpected.is_none() && batch.byte_len() >= batch_bytes {
-            // The next batch starts with room for one, rather than doubling its way there.
-            let room = batch_bytes.saturating_add(batch_bytes / 2);
-            let full = std::mem::replace(&mut batch, Batch::with_capacity(room));
-            let first = batched;
-            batched += full.len();
-            items
-                .submit(false, move || {
-                    decode_batch(&full, first, decoders, keep_managed_fields)
-                })
-                .await?;
-        }
-    }
-    if unexpected.is_some() || !scanner.complete() {
-        if !scanner.holds_everything() {
-            // Items went to the decoder already: the body cannot be decoded whole any more.
-            let what = match unexpected {
-                Some(Stop::Unexpected(why)) => format!("{why}, at byte {}", scanner.pos),
-                _ => format!(
-                    "it ended after {} bytes, inside the list",
-                    scanner.received()
-                ),
-            };
-            return Err(decode_error(
-                "the protobuf list body".to_owned(),
-                what.into(),
-            ));
-        }
-        // The list decoder reads the whole body and names what is wrong with it.
-        let body = std::mem::take(&mut scanner.held);
-        let mut whole = DecodePool::new();
-        whole.submit(false, move || (decoders.list)(&body, keep_managed_fields));
-        let decoded = match whole.next().await {
-            Some(done) => joined(done, context)?,
-            None => Err("the decoding task ended without an answer".into()),
+    decode_erased(body, list, erased).map(move |list| list?.typed(context))
+}
+
+/// How one protobuf list body is read: the settings of [`decode`].
+struct ListBody<'a> {
+    read_timeout: Option<Duration>,
+    batch_bytes: usize,
+    keep_managed_fields: bool,
+    limits: Limits,
+    context: &'a str,
+}
+
+/// [`decode`] for items that `decoders` make, compiled once whatever they are.
+fn decode_erased<'a>(
+    mut body: Body,
+    list: ListBody<'a>,
+    decoders: ErasedDecoders,
+) -> BoxFuture<'a, Result<ErasedList, Error>> {
+    Box::pin(async move {
+        let context = list.context;
+        let keep_managed_fields = list.keep_managed_fields;
+        let decode_error = |what: String, source: BoxError| Error::Decode {
+            context: context.to_owned(),
+            what,
+            source,
         };
-        let (metadata, items) =
-            decoded.map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
-        return Ok(ObjectList {
-            metadata,
-            items,
-            shard_info: None,
-        });
-    }
-    if !batch.is_empty() {
-        let first = batched;
-        items
-            .submit(true, move || {
-                decode_batch(&batch, first, decoders, keep_managed_fields)
+        let owned_context: Arc<str> = context.into();
+        let job = |batch: Batch, first: usize| {
+            let decode = decoders.batch.clone();
+            let context = owned_context.clone();
+            decode_pool::job(move || -> Result<Erased, Error> {
+                decode(&batch, first, keep_managed_fields).map_err(|(index, source)| {
+                    Error::Decode {
+                        context: context.to_string(),
+                        what: format!("item {index} of the protobuf list body"),
+                        source,
+                    }
+                })
             })
-            .await?;
-    }
-    let (metadata, _) = (decoders.list)(&scanner.without_items(), keep_managed_fields)
-        .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
-    Ok(ObjectList {
-        metadata,
-        items: items.finish().await?,
-        shard_info: None,
+        };
+        let mut scanner = Scanner::new(list.limits.object);
+        let mut counter = BodyCounter::new(list.limits.body);
+        let mut items = ListItems::new(context);
+        let mut batch = Batch::default();
+        let mut batched = 0;
+        // Set when the scanner meets a body it does not expect, which is then only collected.
+        let mut unexpected = None;
+        while let Some(chunk) = read_with_timeout(body.next(), list.read_timeout, context)
+            .await?
+            .transpose()
+            .map_err(|e| http_error(context, "reading the list body", &*e))?
+        {
+            counter.add(chunk.len(), context)?;
+            if unexpected.is_some() {
+                scanner.held.extend_from_slice(&chunk);
+                continue;
+            }
+            match scanner.feed(&chunk, &mut batch) {
+                Ok(()) => {}
+                Err(Stop::Oversized(what)) => return Err(oversized(context, what)),
+                Err(stop) => unexpected = Some(stop),
+            }
+            if unexpected.is_none() && batch.byte_len() >= list.batch_bytes {
+                // The next batch starts with room for one, rather than doubling its way there.
+                let room = list.batch_bytes.saturating_add(list.batch_bytes / 2);
+                let full = std::mem::replace(&mut batch, Batch::with_capacity(room));
+                let first = batched;
+                batched += full.len();
+                items.submit(false, job(full, first)).await?;
+            }
+        }
+        if unexpected.is_some() || !scanner.complete() {
+            if !scanner.holds_everything() {
+                // Items went to the decoder already: the body cannot be decoded whole any more.
+                let what = match unexpected {
+                    Some(Stop::Unexpected(why)) => format!("{why}, at byte {}", scanner.pos),
+                    _ => format!(
+                        "it ended after {} bytes, inside the list",
+                        scanner.received()
+                    ),
+                };
+                return Err(decode_error(
+                    "the protobuf list body".to_owned(),
+                    what.into(),
+                ));
+            }
+            // The list decoder reads the whole body and names what is wrong with it.
+            let body = std::mem::take(&mut scanner.held);
+            let decode = decoders.list.clone();
+            let mut whole = DecodePool::new();
+            whole.submit(
+                false,
+                decode_pool::job(move || decode(&body, keep_managed_fields)),
+            );
+            let decoded = match whole.next().await {
+                Some(done) => joined(
+                    decode_pool::typed::<Result<(ListMeta, Erased), BoxError>>(done),
+                    context,
+                )?,
+                None => Err("the decoding task ended without an answer".into()),
+            };
+            let (metadata, items) = decoded
+                .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
+            return Ok(ErasedList::new(metadata, vec![items], None));
+        }
+        if !batch.is_empty() {
+            items.submit(true, job(batch, batched)).await?;
+        }
+        let (metadata, _) = (decoders.list)(&scanner.without_items(), keep_managed_fields)
+            .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
+        Ok(ErasedList::new(metadata, items.finish().await?, None))
     })
 }
 

@@ -10,10 +10,11 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
 use super::decode::{self, LineSplitter, Oversized};
-use super::decode_pool::{Batch, DecodePool};
+use super::decode_pool::{self, Batch, DecodePool, Erased};
 use super::{http_error, joined, oversized, Body};
 use crate::error::{BoxError, Error, ErrorKind};
 use crate::watch_event::{WatchEvent, WatchStream};
@@ -144,15 +145,19 @@ impl Splitter for FrameSplitter {
     }
 }
 
-/// A watch response being decoded.
-struct State<T, S, D> {
+/// Decodes one batch of events (given the batch and the request's context) into its
+/// [`Decoded`] events, erased; runs on the pool.
+type DecodeBatch = Arc<dyn Fn(&Batch, &str) -> Erased + Send + Sync>;
+
+/// A watch response being decoded, its batches of events erased: this part is compiled once
+/// whatever the events hold.
+struct State {
     body: Body,
-    splitter: S,
-    /// Decodes one batch; runs on the pool, so it is cloned into each task.
-    decode: D,
-    pool: DecodePool<Decoded<T>>,
-    /// Decoded events not handed out yet, in order.
-    ready: VecDeque<Result<WatchEvent<T>, Error>>,
+    splitter: Box<dyn Splitter>,
+    decode: DecodeBatch,
+    pool: DecodePool,
+    /// Decoded batches not handed out yet, in order.
+    ready: VecDeque<Result<Erased, Error>>,
     /// The body has ended, cleanly or with `failure`.
     body_done: bool,
     /// Why reading the body failed: handed out after every event read before it.
@@ -167,39 +172,56 @@ struct State<T, S, D> {
 /// The events of `body`, cut by `splitter` and decoded batch by batch by `decode` (given the
 /// batch and the request's context); batches of at most `inline_events` are decoded by the
 /// watch itself, so a quiet watch pays no thread hand-off on its latency.
-pub(super) fn events<T, S, D>(
+pub(super) fn events<T: Send + 'static>(
     body: Body,
-    splitter: S,
-    decode: D,
+    splitter: impl Splitter,
+    decode: impl Fn(&Batch, &str) -> Decoded<T> + Send + Sync + 'static,
     inline_events: usize,
     context: Arc<str>,
-) -> WatchStream<T>
-where
-    T: Send + 'static,
-    S: Splitter,
-    D: Fn(&Batch, &str) -> Decoded<T> + Clone + Send + 'static,
-{
+) -> WatchStream<T> {
     let state = State {
         body,
-        splitter,
-        decode,
+        splitter: Box::new(splitter),
+        decode: Arc::new(move |batch, context| Box::new(decode(batch, context)) as Erased),
         pool: DecodePool::new(),
         ready: VecDeque::new(),
         body_done: false,
         failure: None,
         ended: false,
         inline_events,
-        context,
+        context: context.clone(),
     };
+    typed(batches(state), context)
+}
+
+/// The decoded batches of the watch `state` reads, each a [`Decoded`] erased, or the error
+/// that ends them.
+fn batches(state: State) -> BoxStream<'static, Result<Erased, Error>> {
     futures_util::stream::unfold(state, next).boxed()
 }
 
-impl<T, S, D> State<T, S, D>
-where
-    T: Send + 'static,
-    S: Splitter,
-    D: Fn(&Batch, &str) -> Decoded<T> + Clone + Send + 'static,
-{
+/// The events of `batches`, each batch taken back as the `Decoded<T>` it is; the stream ends
+/// after the first error, whether a batch's or the watch's.
+fn typed<T: Send + 'static>(
+    batches: BoxStream<'static, Result<Erased, Error>>,
+    context: Arc<str>,
+) -> WatchStream<T> {
+    batches
+        .flat_map(move |batch| {
+            let events = batch
+                .and_then(|b| joined(decode_pool::typed::<Decoded<T>>(Ok(b)), &context))
+                .unwrap_or_else(|e| vec![Err(e)]);
+            futures_util::stream::iter(events)
+        })
+        .scan(false, |ended, event| {
+            let next = (!*ended).then_some(event);
+            *ended = next.as_ref().is_some_and(Result::is_err);
+            std::future::ready(next)
+        })
+        .boxed()
+}
+
+impl State {
     /// Cuts what the body gave into events and sends them to be decoded, in order.
     fn take_chunk(&mut self, chunk: Option<Result<Bytes, BoxError>>) {
         let mut batch = Batch::default();
@@ -227,29 +249,21 @@ where
         if !batch.is_empty() {
             let context = self.context.clone();
             let decode = self.decode.clone();
+            let inline = batch.len() <= self.inline_events;
             self.pool
-                .submit(batch.len() <= self.inline_events, move || {
-                    decode(&batch, &context)
-                });
+                .submit(inline, Box::new(move || decode(&batch, &context)));
         }
     }
 }
 
-async fn next<T, S, D>(
-    mut st: State<T, S, D>,
-) -> Option<(Result<WatchEvent<T>, Error>, State<T, S, D>)>
-where
-    T: Send + 'static,
-    S: Splitter,
-    D: Fn(&Batch, &str) -> Decoded<T> + Clone + Send + 'static,
-{
+async fn next(mut st: State) -> Option<(Result<Erased, Error>, State)> {
     loop {
         if st.ended {
             return None;
         }
-        if let Some(event) = st.ready.pop_front() {
-            st.ended = event.is_err();
-            return Some((event, st));
+        if let Some(batch) = st.ready.pop_front() {
+            st.ended = batch.is_err();
+            return Some((batch, st));
         }
         if st.body_done && st.pool.is_empty() {
             let failure = st.failure.take()?;
@@ -261,10 +275,7 @@ where
         tokio::select! {
             biased;
             Some(decoded) = st.pool.next(), if !st.pool.is_empty() => {
-                match joined(decoded, &st.context) {
-                    Ok(events) => st.ready.extend(events),
-                    Err(e) => st.ready.push_back(Err(e)),
-                }
+                st.ready.push_back(joined(decoded, &st.context));
             }
             chunk = st.body.next(), if !st.body_done && !st.pool.is_full() => st.take_chunk(chunk),
         }
