@@ -671,15 +671,20 @@ impl ErasedList {
 
     /// The list with its items as `T`, the type their decoder made.
     pub(crate) fn typed<T: 'static>(self, context: &str) -> Result<ObjectList<T>, Error> {
-        let mut items: Vec<T> = Vec::new();
-        for batch in self.batches {
-            let batch = joined(decode_pool::typed::<Vec<T>>(Ok(batch)), context)?;
-            if items.is_empty() {
-                items = batch;
-            } else {
+        let mut batches = self
+            .batches
+            .into_iter()
+            .map(|batch| joined(decode_pool::typed::<Vec<T>>(Ok(batch)), context))
+            .collect::<Result<Vec<Vec<T>>, Error>>()?;
+        let items = if batches.len() == 1 {
+            batches.pop().unwrap_or_default()
+        } else {
+            let mut items = Vec::with_capacity(batches.iter().map(Vec::len).sum());
+            for batch in batches {
                 items.extend(batch);
             }
-        }
+            items
+        };
         Ok(ObjectList {
             metadata: self.metadata,
             items,
