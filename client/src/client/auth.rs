@@ -70,9 +70,7 @@ impl Authenticator {
                 )
             })?),
             AuthConfig::Basic { username, password } => {
-                let encoded = base64::engine::general_purpose::STANDARD
-                    .encode(format!("{username}:{password}"));
-                Kind::Static(sensitive(&format!("Basic {encoded}")).map_err(|e| {
+                Kind::Static(basic(username, password).map_err(|e| {
                     Error::config(
                         ConfigErrorKind::Invalid,
                         format!("basic auth for {}", config.cluster_url),
@@ -125,6 +123,13 @@ fn sensitive(value: &str) -> Result<HeaderValue, String> {
         .map_err(|_| "contains characters not allowed in an HTTP header".to_owned())?;
     h.set_sensitive(true);
     Ok(h)
+}
+
+/// `Basic base64(user:password)`, sensitive: kubeconfig basic auth, and the userinfo of a
+/// server or proxy URL.
+pub(crate) fn basic(user: &str, password: &str) -> Result<HeaderValue, String> {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+    sensitive(&format!("Basic {encoded}"))
 }
 
 fn bearer(token: &str) -> Result<HeaderValue, String> {

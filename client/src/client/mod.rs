@@ -178,14 +178,9 @@ impl Client {
             .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .http2_keep_alive_interval(KEEPALIVE)
             .build(connector);
-        let url_credentials = parsed.userinfo().and_then(|(user, password)| {
-            use base64::Engine as _;
-            let credentials = format!("{user}:{}", password.unwrap_or_default());
-            let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
-            let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
-            value.set_sensitive(true);
-            Some(value)
-        });
+        let url_credentials = parsed
+            .userinfo()
+            .and_then(|(user, password)| auth::basic(user, password.unwrap_or_default()).ok());
         let request_base = format!(
             "{}{}",
             parsed.origin(),

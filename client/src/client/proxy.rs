@@ -6,9 +6,9 @@
 
 use std::net::{IpAddr, Ipv6Addr};
 
-use base64::Engine as _;
 use http::HeaderValue;
 
+use super::auth::basic;
 use super::config::redact_userinfo;
 use super::url::{to_ascii_host, Url};
 use crate::error::{ConfigErrorKind, Error};
@@ -28,13 +28,9 @@ pub(crate) struct ProxyRoute {
 
 impl ProxyRoute {
     fn new(url: Url) -> Self {
-        let authorization = url.userinfo().and_then(|(user, password)| {
-            let credentials = format!("{user}:{}", password.unwrap_or_default());
-            let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
-            let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
-            value.set_sensitive(true);
-            Some(value)
-        });
+        let authorization = url
+            .userinfo()
+            .and_then(|(user, password)| basic(user, password.unwrap_or_default()).ok());
         ProxyRoute { url, authorization }
     }
 }
