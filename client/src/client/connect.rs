@@ -22,6 +22,7 @@ use tokio_rustls::TlsConnector;
 use tower_service::Service;
 
 use super::proxy::ProxyRoute;
+use super::url::unbracketed;
 use crate::error::BoxError;
 
 /// The longest answer to `CONNECT` read before giving up on the proxy.
@@ -124,14 +125,7 @@ impl Connector {
     async fn tls_to_server(&self, dst: &Uri, io: Box<dyn Io>) -> Result<Conn, BoxError> {
         let name = match &self.server_name {
             Some(name) => name.clone(),
-            None => {
-                let host = dst.host().unwrap_or_default();
-                let bare = host
-                    .strip_prefix('[')
-                    .and_then(|h| h.strip_suffix(']'))
-                    .unwrap_or(host);
-                ServerName::try_from(bare.to_owned())?
-            }
+            None => ServerName::try_from(unbracketed(dst.host().unwrap_or_default()).to_owned())?,
         };
         let tls = self.tls.connect(name, io).await?;
         let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");

@@ -616,12 +616,17 @@ pub(crate) fn decode_list<T: DeserializeOwned + Send + 'static>(
     let list = ListBody {
         read_timeout,
         batch_bytes,
-        omit_managed_fields,
-        shard,
         limits,
         context,
     };
-    decode_list_erased(body, list, decode_items_erased::<T>).map(|list| list?.typed(context))
+    decode_list_erased(
+        body,
+        list,
+        omit_managed_fields,
+        shard,
+        decode_items_erased::<T>,
+    )
+    .map(|list| list?.typed(context))
 }
 
 /// `decode::decode_items`, its items erased, for [`decode_list_erased`].
@@ -634,12 +639,11 @@ fn decode_items_erased<T: DeserializeOwned + Send + 'static>(
         .map(|items| Box::new(items) as Erased)
 }
 
-/// How one JSON list body is read: the settings of [`decode_list`].
+/// How a list body is read, JSON or protobuf: the longest wait for a chunk, the bytes of
+/// items handed to the pool at once, the limits, and the context errors name.
 struct ListBody<'a> {
     read_timeout: Option<Duration>,
     batch_bytes: usize,
-    omit_managed_fields: bool,
-    shard: Option<ShardScan>,
     limits: Limits,
     context: &'a str,
 }
@@ -692,6 +696,8 @@ impl ErasedList {
 fn decode_list_erased<'a>(
     mut body: Body,
     list: ListBody<'a>,
+    omit_managed_fields: bool,
+    shard: Option<ShardScan>,
     decode: fn(&Batch, bool, Option<&ShardScan>) -> Result<Erased, serde_json::Error>,
 ) -> BoxFuture<'a, Result<ErasedList, Error>> {
     Box::pin(async move {
@@ -704,9 +710,8 @@ fn decode_list_erased<'a>(
         let owned_context: Arc<str> = context.into();
         let job = |batch: Batch, filter: Option<ShardScan>| {
             let context = owned_context.clone();
-            let omit = list.omit_managed_fields;
             decode_pool::job(move || -> Result<Erased, Error> {
-                decode(&batch, omit, filter.as_ref())
+                decode(&batch, omit_managed_fields, filter.as_ref())
                     .map_err(|source| list_decode_error(&context, source))
             })
         };
@@ -722,11 +727,11 @@ fn decode_list_erased<'a>(
             counter.add(chunk.len(), context)?;
             decoder.feed(&chunk).map_err(scan_error)?;
             if let Some(batch) = decoder.take_items(list.batch_bytes) {
-                let filter = decoder.shard_filter(list.shard.as_ref());
+                let filter = decoder.shard_filter(shard.as_ref());
                 items.submit(false, job(batch, filter)).await?;
             }
         }
-        let filter = decoder.shard_filter(list.shard.as_ref());
+        let filter = decoder.shard_filter(shard.as_ref());
         let (metadata, shard_info, rest) = decoder.finish().map_err(decode_error)?;
         if !rest.is_empty() {
             items.submit(true, job(rest, filter)).await?;
@@ -1012,8 +1017,8 @@ fn redirect_target(from: &Uri, location: &str) -> Option<String> {
             .ok()
             .map(|u| u.without_userinfo().to_string());
     }
-    let origin = format!("{}://{}", from.scheme_str()?, from.authority()?.as_str());
-    let origin = url::Url::parse(&origin).ok()?.without_userinfo().origin();
+    // Request URLs are built on an origin without userinfo.
+    let origin = format!("{}://{}", from.scheme_str()?, from.authority()?);
     if location.starts_with('/') {
         return Some(format!("{origin}{location}"));
     }

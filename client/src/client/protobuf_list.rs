@@ -25,7 +25,7 @@ use super::decode::Oversized;
 use super::decode_pool::{self, Batch, DecodePool, Erased};
 use super::{
     http_error, joined, oversized, read_with_timeout, Body, BodyCounter, ErasedList, Limits,
-    ListItems,
+    ListBody, ListItems,
 };
 use crate::error::{BoxError, Error};
 use crate::protobuf::ProtobufDecoders;
@@ -361,31 +361,21 @@ pub(crate) fn decode<T: Send + 'static>(
     let list = ListBody {
         read_timeout,
         batch_bytes,
-        keep_managed_fields,
         limits,
         context,
     };
-    decode_erased(body, list, erased).map(move |list| list?.typed(context))
-}
-
-/// How one protobuf list body is read: the settings of [`decode`].
-struct ListBody<'a> {
-    read_timeout: Option<Duration>,
-    batch_bytes: usize,
-    keep_managed_fields: bool,
-    limits: Limits,
-    context: &'a str,
+    decode_erased(body, list, keep_managed_fields, erased).map(move |list| list?.typed(context))
 }
 
 /// [`decode`] for items that `decoders` make, compiled once whatever they are.
 fn decode_erased<'a>(
     mut body: Body,
     list: ListBody<'a>,
+    keep_managed_fields: bool,
     decoders: ErasedDecoders,
 ) -> BoxFuture<'a, Result<ErasedList, Error>> {
     Box::pin(async move {
         let context = list.context;
-        let keep_managed_fields = list.keep_managed_fields;
         let decode_error = |what: String, source: BoxError| Error::Decode {
             context: context.to_owned(),
             what,

@@ -10,7 +10,7 @@ use http::HeaderValue;
 
 use super::auth::basic;
 use super::config::redact_userinfo;
-use super::url::{to_ascii_host, Url};
+use super::url::{to_ascii_host, unbracketed, Url};
 use crate::error::{ConfigErrorKind, Error};
 
 /// Go's refusal of `HTTP_PROXY` in a CGI program, where a request header can set it (httpoxy).
@@ -299,12 +299,7 @@ impl NoProxy {
             }
             let (host, port) = match split_host_port(&p) {
                 Some(("", _)) => continue,
-                Some((host, port)) => (
-                    host.strip_prefix('[')
-                        .and_then(|h| h.strip_suffix(']'))
-                        .unwrap_or(host),
-                    port,
-                ),
+                Some((host, port)) => (unbracketed(host), port),
                 None => (p.as_str(), ""),
             };
             if let Ok(ip) = host.parse::<IpAddr>() {
@@ -340,10 +335,7 @@ impl NoProxy {
         if host == "localhost" {
             return false;
         }
-        let bare = host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .unwrap_or(host);
+        let bare = unbracketed(host);
         let ip = bare.parse::<IpAddr>().ok().map(canonical);
         if ip.is_some_and(|ip| ip.is_loopback()) {
             return false;

@@ -81,10 +81,7 @@ impl Url {
 
     /// The host without the brackets of an IPv6 address, as TLS names it.
     pub(crate) fn bare_host(&self) -> &str {
-        self.host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .unwrap_or(&self.host)
+        unbracketed(&self.host)
     }
 
     /// The port, or the scheme's default (443 for https, 80 for http).
@@ -149,6 +146,13 @@ impl fmt::Display for Url {
         }
         f.write_str(&self.rest)
     }
+}
+
+/// `host` without the brackets an IPv6 address is written in within a URL (`[::1]`).
+pub(crate) fn unbracketed(host: &str) -> &str {
+    host.strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host)
 }
 
 fn default_port(scheme: &str) -> Option<u16> {
