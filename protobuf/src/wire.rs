@@ -135,7 +135,28 @@ impl<'a> Reader<'a> {
     }
 
     /// The next field's number and wire type, or `None` at the end of the message.
+    #[inline]
     pub fn next_field(&mut self) -> Result<Option<(u32, WireType)>, DecodeError> {
+        // Every field a Kubernetes message numbers below 16 has a one-byte tag.
+        if let Some(&tag) = self.buf.get(self.pos) {
+            let wire = match tag & 7 {
+                0 => Some(WireType::Varint),
+                1 => Some(WireType::Fixed64),
+                2 => Some(WireType::Len),
+                5 => Some(WireType::Fixed32),
+                _ => None,
+            };
+            if let (8..0x80, Some(wire)) = (tag, wire) {
+                self.field_start = self.base + self.pos;
+                self.pos += 1;
+                return Ok(Some((u32::from(tag >> 3), wire)));
+            }
+        }
+        self.long_field()
+    }
+
+    // The end of the message, a tag of more than one byte, or a bad one.
+    fn long_field(&mut self) -> Result<Option<(u32, WireType)>, DecodeError> {
         if self.is_at_end() {
             return Ok(None);
         }
@@ -169,7 +190,20 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a varint.
+    #[inline]
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
+        // Tags, lengths and most numbers of a Kubernetes object fit in one byte.
+        if let Some(&byte) = self.buf.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.long_varint()
+    }
+
+    // A varint of more than one byte, or none at all.
+    fn long_varint(&mut self) -> Result<u64, DecodeError> {
         let start = self.pos;
         let mut value = 0u64;
         for i in 0..10 {
@@ -211,6 +245,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a length-delimited payload.
+    #[inline]
     pub fn bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         let start = self.pos;
         let len = self.varint()?;
