@@ -197,12 +197,14 @@ fn build_records(b: &AppBuilds) -> Vec<Record> {
         let profile = if debug { "debug" } else { "release" };
         let kube = rebuild(&b.kube_rs, debug);
         records.push(figure(names[0], kube).note(format!(
-            "{profile} rebuild of the kube-rs app after an edit of main.rs{}",
+            "{profile} rebuild of the kube-rs app after an edit of main.rs, fastest of {}{}",
+            apps::REBUILDS,
             own_crate(kube, kube_app)
         )));
         let ours = rebuild(&b.pods_core, debug);
         let mut record = figure(names[1], ours).note(format!(
-            "{profile} rebuild of the core-only Pods app after an edit of main.rs{}",
+            "{profile} rebuild of the core-only Pods app after an edit of main.rs, fastest of {}{}",
+            apps::REBUILDS,
             own_crate(ours, core_app)
         ));
         if let Some(k) = kube {
@@ -213,7 +215,8 @@ fn build_records(b: &AppBuilds) -> Vec<Record> {
         let mut record = figure(names[2], crd)
             .against("the issue's figure on main before this wave", issue)
             .note(format!(
-                "{profile} rebuild of the trial app (Pods, ConfigMaps, one CRD) after an edit of main.rs; the baseline is the issue's figure ({issue} s), not measured in this run{}",
+                "{profile} rebuild of the trial app (Pods, ConfigMaps, one CRD) after an edit of main.rs, fastest of {}; the baseline is the issue's figure ({issue} s), not measured in this run{}",
+                apps::REBUILDS,
                 own_crate(crd, crd_app)
             ));
         if !debug {

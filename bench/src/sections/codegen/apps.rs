@@ -333,7 +333,7 @@ impl Timing {
 pub struct Builds {
     /// The clean build.
     pub clean: Timing,
-    /// The rebuild after bumping `REVISION` in `main.rs`.
+    /// The fastest of [`REBUILDS`] rebuilds, each after bumping `REVISION` in `main.rs`.
     pub incremental: Option<Timing>,
 }
 
@@ -416,7 +416,8 @@ async fn builds(
     incremental: bool,
 ) -> Result<Builds, BenchError> {
     let clean = cargo_build(dir, profile).await?;
-    let incremental = if incremental {
+    let mut fastest: Option<Timing> = None;
+    for _ in 0..if incremental { REBUILDS } else { 0 } {
         let text = read(main)?;
         let Some(edited) = bump_revision(&text) else {
             return Err(BenchError::Command {
@@ -425,12 +426,21 @@ async fn builds(
             });
         };
         write(main, &edited)?;
-        Some(cargo_build(dir, profile).await?)
-    } else {
-        None
-    };
-    Ok(Builds { clean, incremental })
+        let rebuild = cargo_build(dir, profile).await?;
+        if fastest.as_ref().is_none_or(|f| rebuild.secs < f.secs) {
+            fastest = Some(rebuild);
+        }
+    }
+    Ok(Builds {
+        clean,
+        incremental: fastest,
+    })
 }
+
+/// Rebuilds after an edit per app and profile, the fastest counting: a rebuild is seconds
+/// long, and one on this shared machine read 16.6 s where the same code rebuilt in 13.2–13.6 s
+/// by hand right after.
+pub const REBUILDS: usize = 3;
 
 /// `text` with the number of its `const REVISION: u32 = N;` line increased by one; `None`
 /// without such a line.
