@@ -27,6 +27,20 @@ pub enum WireType {
     Fixed32,
 }
 
+impl WireType {
+    /// The wire type a tag's low three bits name; `None` for the proto2 groups (3, 4) and
+    /// the unused 6 and 7.
+    fn of_tag(tag: u64) -> Option<Self> {
+        match tag & 7 {
+            0 => Some(Self::Varint),
+            1 => Some(Self::Fixed64),
+            2 => Some(Self::Len),
+            5 => Some(Self::Fixed32),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for WireType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -139,14 +153,7 @@ impl<'a> Reader<'a> {
     pub fn next_field(&mut self) -> Result<Option<(u32, WireType)>, DecodeError> {
         // Every field a Kubernetes message numbers below 16 has a one-byte tag.
         if let Some(&tag) = self.buf.get(self.pos) {
-            let wire = match tag & 7 {
-                0 => Some(WireType::Varint),
-                1 => Some(WireType::Fixed64),
-                2 => Some(WireType::Len),
-                5 => Some(WireType::Fixed32),
-                _ => None,
-            };
-            if let (8..0x80, Some(wire)) = (tag, wire) {
+            if let (8..0x80, Some(wire)) = (tag, WireType::of_tag(u64::from(tag))) {
                 self.field_start = self.base + self.pos;
                 self.pos += 1;
                 return Ok(Some((u32::from(tag >> 3), wire)));
@@ -167,13 +174,10 @@ impl<'a> Reader<'a> {
         if number == 0 || number > MAX_FIELD_NUMBER {
             return Err(self.error(ErrorKind::InvalidFieldNumber(number), start));
         }
-        let wire = match tag & 7 {
-            0 => WireType::Varint,
-            1 => WireType::Fixed64,
-            2 => WireType::Len,
-            5 => WireType::Fixed32,
+        let Some(wire) = WireType::of_tag(tag) else {
             // Masked to three bits, so the cast is lossless.
-            other => return Err(self.error(ErrorKind::InvalidWireType(other as u8), start)),
+            let bits = (tag & 7) as u8;
+            return Err(self.error(ErrorKind::InvalidWireType(bits), start));
         };
         // Bounded by MAX_FIELD_NUMBER above.
         Ok(Some((number as u32, wire)))

@@ -271,6 +271,15 @@ impl Scanner {
     }
 }
 
+/// The error of a protobuf list body whose `what` does not decode.
+fn decode_error(context: &str, what: String, source: BoxError) -> Error {
+    Error::Decode {
+        context: context.to_owned(),
+        what,
+        source,
+    }
+}
+
 /// Writes `v` as a protobuf varint.
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
@@ -376,22 +385,16 @@ fn decode_erased<'a>(
 ) -> BoxFuture<'a, Result<ErasedList, Error>> {
     Box::pin(async move {
         let context = list.context;
-        let decode_error = |what: String, source: BoxError| Error::Decode {
-            context: context.to_owned(),
-            what,
-            source,
-        };
+        let body_error =
+            |source| decode_error(context, "the protobuf list body".to_owned(), source);
         let owned_context: Arc<str> = context.into();
         let job = |batch: Batch, first: usize| {
             let decode = decoders.batch.clone();
             let context = owned_context.clone();
             decode_pool::job(move || -> Result<Erased, Error> {
                 decode(&batch, first, keep_managed_fields).map_err(|(index, source)| {
-                    Error::Decode {
-                        context: context.to_string(),
-                        what: format!("item {index} of the protobuf list body"),
-                        source,
-                    }
+                    let what = format!("item {index} of the protobuf list body");
+                    decode_error(&context, what, source)
                 })
             })
         };
@@ -436,10 +439,7 @@ fn decode_erased<'a>(
                         scanner.received()
                     ),
                 };
-                return Err(decode_error(
-                    "the protobuf list body".to_owned(),
-                    what.into(),
-                ));
+                return Err(body_error(what.into()));
             }
             // The list decoder reads the whole body and names what is wrong with it.
             let body = std::mem::take(&mut scanner.held);
@@ -456,15 +456,14 @@ fn decode_erased<'a>(
                 )?,
                 None => Err("the decoding task ended without an answer".into()),
             };
-            let (metadata, items) = decoded
-                .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
+            let (metadata, items) = decoded.map_err(body_error)?;
             return Ok(ErasedList::new(metadata, vec![items], None));
         }
         if !batch.is_empty() {
             items.submit(true, job(batch, batched)).await?;
         }
-        let (metadata, _) = (decoders.list)(&scanner.without_items(), keep_managed_fields)
-            .map_err(|source| decode_error("the protobuf list body".to_owned(), source))?;
+        let (metadata, _) =
+            (decoders.list)(&scanner.without_items(), keep_managed_fields).map_err(body_error)?;
         Ok(ErasedList::new(metadata, items.finish().await?, None))
     })
 }

@@ -416,8 +416,9 @@ async fn builds(
     incremental: bool,
 ) -> Result<Builds, BenchError> {
     let clean = cargo_build(dir, profile).await?;
+    let rebuilds = if incremental { REBUILDS } else { 0 };
     let mut fastest: Option<Timing> = None;
-    for _ in 0..if incremental { REBUILDS } else { 0 } {
+    for _ in 0..rebuilds {
         let text = read(main)?;
         let Some(edited) = bump_revision(&text) else {
             return Err(BenchError::Command {
