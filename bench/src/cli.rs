@@ -123,6 +123,17 @@ pub struct ServeArgs {
     pub sharding: bool,
 }
 
+/// Options of the cold-sync child: one sync of our Pod informer in a process of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncChildArgs {
+    /// The server to sync from.
+    pub url: String,
+    /// Pods the cache must hold once synced.
+    pub pods: usize,
+    /// Ask for JSON only (`Config::disable_protobuf`).
+    pub json: bool,
+}
+
 /// What to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -130,6 +141,8 @@ pub enum Command {
     Run(RunArgs),
     /// Be the test server child.
     Serve(ServeArgs),
+    /// Be a cold-sync child: sync once, print the figures, exit.
+    SyncChild(SyncChildArgs),
     /// Redraw the table and charts from a results directory.
     Report(PathBuf),
     /// Print usage.
@@ -183,6 +196,27 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
                 }
             }
             return Ok(Command::Serve(serve));
+        }
+        "sync-child" => {
+            let (mut url, mut pods, mut json) = (None, None, false);
+            while let Some(flag) = args.next() {
+                match flag.as_str() {
+                    "--url" => url = args.next(),
+                    "--pods" => pods = Some(number(&flag, args.next())?),
+                    "--json" => json = true,
+                    other => {
+                        return Err(BenchError::Usage(format!(
+                            "sync-child: unknown flag {other:?}"
+                        )))
+                    }
+                }
+            }
+            let (Some(url), Some(pods)) = (url, pods) else {
+                return Err(BenchError::Usage(
+                    "sync-child --url URL --pods N [--json]".into(),
+                ));
+            };
+            return Ok(Command::SyncChild(SyncChildArgs { url, pods, json }));
         }
         "report" => {
             let out = match (args.next().as_deref(), args.next()) {
@@ -295,6 +329,18 @@ mod tests {
     }
 
     #[test]
+    fn sync_child_flags() {
+        assert_eq!(
+            parse(args("sync-child --url http://127.0.0.1:1 --pods 7 --json")).unwrap(),
+            Command::SyncChild(SyncChildArgs {
+                url: "http://127.0.0.1:1".into(),
+                pods: 7,
+                json: true
+            })
+        );
+    }
+
+    #[test]
     fn report_reads_a_directory() {
         assert_eq!(
             parse(args("report --out /tmp/r")).unwrap(),
@@ -311,6 +357,9 @@ mod tests {
             "sync --out",
             "serve --pods x",
             "serve --what 1",
+            "sync-child --pods 1",
+            "sync-child --url u",
+            "sync-child --url u --pods 1 --what",
             "report --out",
             "report x",
             "report --out d e",

@@ -61,6 +61,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Serve(args) => runtime.block_on(serve::serve(args)),
+        Command::SyncChild(args) => runtime.block_on(sections::protobuf::sync_child(args)),
         Command::Report(out) => report(&out),
         Command::Run(args) => runtime.block_on(run(args)),
     };

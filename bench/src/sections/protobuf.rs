@@ -16,6 +16,7 @@ use k8s_openapi::api::core::v1::Pod;
 use super::sync::{check_count, decode_floor, namespaces_for, Floor};
 use super::{settle, timed, watch, Ctx};
 use crate::alloc;
+use crate::cli::SyncChildArgs;
 use crate::cpu;
 use crate::error::BenchError;
 use crate::ours::{Ours, OursOptions};
@@ -150,15 +151,7 @@ async fn sync(url: &str, n: usize, disable_protobuf: bool) -> Result<Synced, Ben
     // The previous informer's memory is given back before the base is read.
     settle().await;
     let base = alloc::live_bytes();
-    let cpu_start = cpu::process_cpu_ns();
-    let (secs, ours) = timed(async {
-        let ours = Ours::start(url, &options)?;
-        ours.wait_synced().await?;
-        Ok::<_, BenchError>(ours)
-    })
-    .await;
-    let cpu_secs = cpu::process_cpu_ns().saturating_sub(cpu_start) as f64 / 1e9;
-    let ours = ours?;
+    let (secs, cpu_secs, ours) = start_synced(url, &options).await?;
     settle().await;
     let heap = alloc::live_bytes().saturating_sub(base);
     check_count(
@@ -172,6 +165,75 @@ async fn sync(url: &str, n: usize, disable_protobuf: bool) -> Result<Synced, Ben
         cpu_secs,
         heap,
     })
+}
+
+/// Starts our Pod informer and waits for it to sync: seconds from start to synced, this
+/// process's CPU seconds over them, and the informer.
+async fn start_synced(url: &str, options: &OursOptions) -> Result<(f64, f64, Ours), BenchError> {
+    let cpu_start = cpu::process_cpu_ns();
+    let (secs, ours) = timed(async {
+        let ours = Ours::start(url, options)?;
+        ours.wait_synced().await?;
+        Ok::<_, BenchError>(ours)
+    })
+    .await;
+    let cpu_secs = cpu::process_cpu_ns().saturating_sub(cpu_start) as f64 / 1e9;
+    Ok((secs, cpu_secs, ours?))
+}
+
+/// The cold-sync child (`bench sync-child`): one sync in a process that has done nothing
+/// else, so its heap grows from nothing as a controller's first sync's does; prints
+/// `synced SECS` and exits.
+pub async fn sync_child(args: SyncChildArgs) -> Result<(), BenchError> {
+    let options = OursOptions {
+        disable_protobuf: args.json,
+        ..OursOptions::default()
+    };
+    let (secs, _, ours) = start_synced(&args.url, &options).await?;
+    check_count(
+        ours.lister().list(&Default::default()).len(),
+        args.pods,
+        "the cold-sync child's cache",
+    )?;
+    println!("synced {secs}");
+    ours.stop().await;
+    Ok(())
+}
+
+/// One sync of our Pod informer in a child process of its own (see [`sync_child`]): its
+/// seconds from start to synced.
+async fn cold_sync(url: &str, n: usize, disable_protobuf: bool) -> Result<f64, BenchError> {
+    let who = || {
+        format!(
+            "the cold-sync child ({})",
+            if disable_protobuf { "JSON" } else { "protobuf" }
+        )
+    };
+    let failed = |reason: String| BenchError::Informer { who: who(), reason };
+    let exe = std::env::current_exe().map_err(|e| failed(format!("locate own binary: {e}")))?;
+    let mut command = tokio::process::Command::new(exe);
+    command.args(["sync-child", "--url", url, "--pods", &n.to_string()]);
+    if disable_protobuf {
+        command.arg("--json");
+    }
+    let out = command
+        .kill_on_drop(true)
+        .output()
+        .await
+        .map_err(|e| failed(format!("spawn: {e}")))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(failed(format!(
+            "{}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("synced "))
+        .and_then(|secs| secs.trim().parse::<f64>().ok())
+        .ok_or_else(|| failed(format!("no `synced SECS` line in {stdout:?}")))
 }
 
 async fn list_and_sync(
@@ -240,11 +302,15 @@ async fn list_and_sync(
         with_protobuf = with_protobuf.best(protobuf_run);
         with_json = with_json.best(json_run);
     }
-    let pairs = pairs
-        .iter()
-        .map(|(p, j)| format!("{p:.3}/{j:.3} s"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    // The same, each sync in a fresh process: what a controller's one sync meets.
+    let mut cold_pairs = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let protobuf_run = cold_sync(url, n, false).await?;
+        cold_pairs.push((protobuf_run, cold_sync(url, n, true).await?));
+    }
+    let cold_protobuf = cold_pairs.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let cold_json = cold_pairs.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let (pairs, cold_pairs) = (in_order(&pairs), in_order(&cold_pairs));
 
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let floor = protobuf_transfer.max(as_informer);
@@ -323,6 +389,11 @@ async fn list_and_sync(
             .note(format!(
                 "the default informer against the same with Config::disable_protobuf, same server, alternated, best of {reps} (protobuf/JSON in order: {pairs}); the floor of the protobuf sync (the larger of list {protobuf_transfer:.3} s and decode on {cores} cores {as_informer:.3} s) is {floor:.3} s, {floor_ratio:.2}x this JSON sync{reach}"
             )),
+        Record::new(SECTION, format!("{p}.cold_sync_vs_json"), cold_protobuf, "s")
+            .against("ours asking for JSON", cold_json)
+            .note(format!(
+                "each sync in a child process that does nothing else, so the heap grows from nothing as at a controller's start; alternated, best of {reps} (protobuf/JSON in order: {cold_pairs}); sync_vs_json, which carries the target, syncs in this process, whose heap the syncs before have grown"
+            )),
         Record::new(SECTION, format!("{p}.sync_vs_floor"), with_protobuf.secs, "s")
             .against("protobuf sync floor", floor)
             .note("what the informer adds to the floor: building the cache, and the part of transfer and decode that does not overlap (the two share the machine's cores with the server)"),
@@ -354,6 +425,15 @@ async fn list_and_sync(
             "CPU time of the client process from start to synced over the Pods, on {cores} cores (the server is another process); best of {reps}"
         )),
     ])
+}
+
+/// Protobuf/JSON seconds of each pair, in order, for a note.
+fn in_order(pairs: &[(f64, f64)]) -> String {
+    pairs
+        .iter()
+        .map(|(p, j)| format!("{p:.3}/{j:.3} s"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 async fn watch_throughput(
