@@ -130,8 +130,20 @@ pub struct SyncChildArgs {
     pub url: String,
     /// Pods the cache must hold once synced.
     pub pods: usize,
-    /// Ask for JSON only (`Config::disable_protobuf`).
-    pub json: bool,
+    /// What the child builds.
+    pub build: ChildBuild,
+}
+
+/// What a cold-sync child builds in its fresh process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChildBuild {
+    /// Our informer's cache, asking for protobuf (the default).
+    Protobuf,
+    /// Our informer's cache, asking for JSON only (`Config::disable_protobuf`; `--json`).
+    Json,
+    /// The memory floor (`--memory-floor`): the same Pods, each in its `Arc`, cloned from a
+    /// few fetched first, so that nothing is read or parsed while it is timed.
+    MemoryFloor,
 }
 
 /// What to do.
@@ -198,12 +210,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
             return Ok(Command::Serve(serve));
         }
         "sync-child" => {
-            let (mut url, mut pods, mut json) = (None, None, false);
+            let (mut url, mut pods, mut build) = (None, None, ChildBuild::Protobuf);
             while let Some(flag) = args.next() {
                 match flag.as_str() {
                     "--url" => url = args.next(),
                     "--pods" => pods = Some(number(&flag, args.next())?),
-                    "--json" => json = true,
+                    "--json" => build = ChildBuild::Json,
+                    "--memory-floor" => build = ChildBuild::MemoryFloor,
                     other => {
                         return Err(BenchError::Usage(format!(
                             "sync-child: unknown flag {other:?}"
@@ -213,10 +226,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, BenchErr
             }
             let (Some(url), Some(pods)) = (url, pods) else {
                 return Err(BenchError::Usage(
-                    "sync-child --url URL --pods N [--json]".into(),
+                    "sync-child --url URL --pods N [--json | --memory-floor]".into(),
                 ));
             };
-            return Ok(Command::SyncChild(SyncChildArgs { url, pods, json }));
+            return Ok(Command::SyncChild(SyncChildArgs { url, pods, build }));
         }
         "report" => {
             let out = match (args.next().as_deref(), args.next()) {
@@ -335,9 +348,18 @@ mod tests {
             Command::SyncChild(SyncChildArgs {
                 url: "http://127.0.0.1:1".into(),
                 pods: 7,
-                json: true
+                build: ChildBuild::Json
             })
         );
+        assert_eq!(
+            parse(args("sync-child --pods 7 --memory-floor --url u")).unwrap(),
+            Command::SyncChild(SyncChildArgs {
+                url: "u".into(),
+                pods: 7,
+                build: ChildBuild::MemoryFloor
+            })
+        );
+        assert!(parse(args("sync-child --url u")).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! list's items as they arrive, so the two overlap at best). Then watch throughput:
 //! the watch section's bursts into each informer, and the server's own streaming rate in each.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use informer_protobuf::{decode_list, DecodeOptions};
@@ -16,7 +17,7 @@ use k8s_openapi::api::core::v1::Pod;
 use super::sync::{check_count, decode_floor, namespaces_for, Floor};
 use super::{settle, timed, watch, Ctx};
 use crate::alloc;
-use crate::cli::SyncChildArgs;
+use crate::cli::{ChildBuild, SyncChildArgs};
 use crate::cpu;
 use crate::error::BenchError;
 use crate::ours::{Ours, OursOptions};
@@ -184,9 +185,15 @@ async fn start_synced(url: &str, options: &OursOptions) -> Result<(f64, f64, Our
 /// The cold-sync child (`bench sync-child`): one sync in a process that has done nothing
 /// else, so its heap grows from nothing as a controller's first sync's does; prints
 /// `synced SECS SYSTEM_SECS` (start to synced, and the kernel's CPU time over it) and exits.
+/// As the memory floor, it builds the same Pods by cloning instead ([`memory_floor`]).
 pub async fn sync_child(args: SyncChildArgs) -> Result<(), BenchError> {
+    let disable_protobuf = match args.build {
+        ChildBuild::Protobuf => false,
+        ChildBuild::Json => true,
+        ChildBuild::MemoryFloor => return memory_floor(&args.url, args.pods).await,
+    };
     let options = OursOptions {
-        disable_protobuf: args.json,
+        disable_protobuf,
         ..OursOptions::default()
     };
     let system_start = cpu::process_system_cpu_ns();
@@ -202,22 +209,72 @@ pub async fn sync_child(args: SyncChildArgs) -> Result<(), BenchError> {
     Ok(())
 }
 
-/// One sync of our Pod informer in a child process of its own (see [`sync_child`]): its
-/// seconds from start to synced, and the kernel's CPU seconds over them.
-async fn cold_sync(url: &str, n: usize, disable_protobuf: bool) -> Result<(f64, f64), BenchError> {
-    let who = || {
-        format!(
-            "the cold-sync child ({})",
-            if disable_protobuf { "JSON" } else { "protobuf" }
-        )
+/// The Pods the memory floor fetches and decodes before its clock starts.
+const FLOOR_SAMPLE: usize = 64;
+
+/// The memory floor of a cold sync of `n` Pods: in this fresh process, fetches
+/// [`FLOOR_SAMPLE`] Pods, then times building `n` of them, each cloned from the sample into
+/// the `Arc` a cache keeps it in, on as many threads as there are cores. Whatever the wire, a
+/// client's first sync allocates and writes these objects into memory the kernel has to
+/// fault in; cloning does only that, with nothing to read or parse. Prints the same line as
+/// a sync.
+async fn memory_floor(url: &str, n: usize) -> Result<(), BenchError> {
+    let sample_url = format!("{url}/api/v1/pods?limit={FLOOR_SAMPLE}");
+    let body = raw_http::get_bytes_accepting(&sample_url, Some(ACCEPT)).await?;
+    let (_, sample) = (decoders::<Pod>().list)(&body, false)
+        .map_err(|e| decode_err("the memory floor's sample", e))?;
+    drop(body);
+    if sample.is_empty() {
+        return Err(decode_err("the memory floor's sample", "no Pods listed"));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let per_thread = n.div_ceil(cores);
+    let system_start = cpu::process_system_cpu_ns();
+    let start = Instant::now();
+    let built = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..cores)
+            .map(|t| {
+                let sample = &sample;
+                scope.spawn(move || {
+                    (t * per_thread..n.min((t + 1) * per_thread))
+                        .map(|i| Arc::new(sample[i % sample.len()].clone()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join())
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .map_err(|_| decode_err("the memory floor", "a cloning thread panicked"))?;
+    let secs = start.elapsed().as_secs_f64();
+    let system_secs = cpu::process_system_cpu_ns().saturating_sub(system_start) as f64 / 1e9;
+    check_count(
+        built.iter().map(Vec::len).sum(),
+        n,
+        "the memory floor's Pods",
+    )?;
+    println!("synced {secs} {system_secs}");
+    Ok(())
+}
+
+/// One sync of our Pod informer (or its memory floor) in a child process of its own (see
+/// [`sync_child`]): its seconds from start to synced, and the kernel's CPU seconds over them.
+async fn cold_sync(url: &str, n: usize, build: ChildBuild) -> Result<(f64, f64), BenchError> {
+    let (what, flag) = match build {
+        ChildBuild::Protobuf => ("protobuf", None),
+        ChildBuild::Json => ("JSON", Some("--json")),
+        ChildBuild::MemoryFloor => ("memory floor", Some("--memory-floor")),
     };
-    let failed = |reason: String| BenchError::Informer { who: who(), reason };
+    let failed = |reason: String| BenchError::Informer {
+        who: format!("the cold-sync child ({what})"),
+        reason,
+    };
     let exe = std::env::current_exe().map_err(|e| failed(format!("locate own binary: {e}")))?;
     let mut command = tokio::process::Command::new(exe);
     command.args(["sync-child", "--url", url, "--pods", &n.to_string()]);
-    if disable_protobuf {
-        command.arg("--json");
-    }
+    command.args(flag);
     let out = command
         .kill_on_drop(true)
         .output()
@@ -307,15 +364,27 @@ async fn list_and_sync(
         with_protobuf = with_protobuf.best(protobuf_run);
         with_json = with_json.best(json_run);
     }
-    // The same, each sync in a fresh process: what a controller's one sync meets.
-    let mut cold_pairs = Vec::with_capacity(reps);
+    // The same, each sync in a fresh process: what a controller's one sync meets, and the
+    // memory floor of such a sync beside them.
+    let mut cold_runs = Vec::with_capacity(reps);
     for _ in 0..reps {
-        let protobuf_run = cold_sync(url, n, false).await?;
-        cold_pairs.push((protobuf_run, cold_sync(url, n, true).await?));
+        let protobuf_run = cold_sync(url, n, ChildBuild::Protobuf).await?;
+        let json_run = cold_sync(url, n, ChildBuild::Json).await?;
+        cold_runs.push((
+            protobuf_run,
+            json_run,
+            cold_sync(url, n, ChildBuild::MemoryFloor).await?,
+        ));
     }
-    let (cold_protobuf, cold_protobuf_system) = fastest(cold_pairs.iter().map(|p| p.0));
-    let (cold_json, cold_json_system) = fastest(cold_pairs.iter().map(|p| p.1));
-    let cold_pairs: Vec<_> = cold_pairs.iter().map(|(p, j)| (p.0, j.0)).collect();
+    let (cold_protobuf, cold_protobuf_system) = fastest(cold_runs.iter().map(|r| r.0));
+    let (cold_json, cold_json_system) = fastest(cold_runs.iter().map(|r| r.1));
+    let (memory_floor, memory_floor_system) = fastest(cold_runs.iter().map(|r| r.2));
+    let cold_pairs: Vec<_> = cold_runs.iter().map(|(p, j, _)| (p.0, j.0)).collect();
+    let floors = cold_runs
+        .iter()
+        .map(|r| format!("{:.3} s", r.2 .0))
+        .collect::<Vec<_>>()
+        .join(", ");
     let (pairs, cold_pairs) = (in_order(&pairs), in_order(&cold_pairs));
 
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -400,6 +469,19 @@ async fn list_and_sync(
             .note(format!(
                 "each sync in a child process that does nothing else, so the heap grows from nothing as at a controller's start; alternated, best of {reps} (protobuf/JSON in order: {cold_pairs}); sync_vs_json, which carries the target, syncs in this process, whose heap the syncs before have grown"
             )),
+        Record::new(SECTION, format!("{p}.cold_memory_floor"), memory_floor, "s")
+            .against("ours asking for JSON, cold", cold_json)
+            .note(format!(
+                "a child process that does nothing else builds the same {n} Pods, each in the Arc a cache keeps it in, by cloning {FLOOR_SAMPLE} fetched before its clock starts, on {cores} threads: the memory every client's first sync of these objects allocates and writes, whichever wire, with nothing read or parsed; kernel CPU {memory_floor_system:.3} s; best of {reps} ({floors})"
+            )),
+        Record::new(
+            SECTION,
+            format!("{p}.cold_sync_above_floor"),
+            (cold_protobuf - memory_floor).max(0.0),
+            "s",
+        )
+        .against("ours asking for JSON, cold", (cold_json - memory_floor).max(0.0))
+        .note("each format's fastest cold sync less the memory floor: what reading the wire and decoding it add to a first sync beyond the memory it must fill"),
         Record::new(
             SECTION,
             format!("{p}.cold_sync_system_cpu"),
