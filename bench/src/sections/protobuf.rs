@@ -4,8 +4,10 @@
 //! protobuf against the same informer told to ask for JSON (`Config::disable_protobuf`),
 //! alternated: time, heap held per Pod and CPU per Pod, with the floor of the protobuf sync
 //! (the larger of its list's transfer and its decode over the cores: the informer decodes a
-//! list's items as they arrive, so the two overlap at best). Then watch throughput:
-//! the watch section's bursts into each informer, and the server's own streaming rate in each.
+//! list's items as they arrive, so the two overlap at best). The same syncs again, each in a
+//! fresh child process, beside a child that only builds the same Pods by cloning: the memory
+//! floor of a first sync. Then watch throughput: the watch section's bursts into each
+//! informer, and the server's own streaming rate in each.
 
 use std::sync::Arc;
 use std::time::Instant;
